@@ -1,0 +1,166 @@
+import path from 'node:path';
+
+import type { Command } from 'commander';
+
+import { resolveDataDir } from '../../config/data-dir.js';
+import { ConfigError } from '../../episode/index.js';
+import { createDbBenchEnvironment, type DbBenchGradingRule } from '../../environments/dbbench/dbbench-environment.js';
+import { runBatch } from '../../evaluation/run-batch.js';
+import { summarizeRun } from '../../evaluation/summarize-run.js';
+import { NO_HOOKS } from '../../hooks/native-hooks.js';
+import type { HookProvider } from '../../hooks/hook-provider.js';
+import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
+import { RunStore } from '../../store/run-store.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { parseTaskRange } from '../parse-task-range.js';
+import { createProgressReporter } from '../progress.js';
+import { renderRunSummary } from '../render-summary.js';
+import { resolveDbBackend } from '../resolve-backend.js';
+import { resolveTarget } from '../resolve-target.js';
+
+export const BENCHES = ['dbbench'] as const;
+
+export interface RunCommandOptions {
+  bench: string;
+  split: string;
+  tasks?: string;
+  target: string;
+  concurrency: number;
+  runDir?: string;
+  resume?: boolean;
+  json?: boolean;
+  dataDir?: string;
+  backend?: string;
+  dsn?: string;
+  maxRounds?: number;
+  grading?: string;
+  /** Installs hooks (a validated patch) into every episode; none = the no-harness baseline. */
+  hooks?: HookProvider;
+  patch?: { file: string; sha256: string } | null;
+  /** Extra lines printed before the summary (the demo uses it to say the target is simulated). */
+  banner?: string;
+}
+
+/** Plays a batch of tasks with one target and prints a summary; the library function behind `harness-r1 run`. */
+export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
+  if (!(BENCHES as readonly string[]).includes(o.bench)) {
+    throw new ConfigError({ message: `Benchmark '${o.bench}' is not available yet.`, field: 'bench', allowed: BENCHES });
+  }
+  if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 256) {
+    throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
+  }
+  const grading = o.grading ?? 'fc';
+  if (grading !== 'fc' && grading !== 'v0.2') throw new ConfigError({ message: `Unknown grading rule '${grading}'.`, field: 'grading', allowed: ['fc', 'v0.2'] });
+  if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
+
+  const dataDir = resolveDataDir(o.dataDir);
+  const backend = resolveDbBackend(o.backend, o.dsn);
+  const environment = createDbBenchEnvironment({
+    dataDir,
+    split: o.split,
+    backend,
+    grading: grading as DbBenchGradingRule,
+    ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
+  });
+  const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
+  const target = await resolveTarget(o.target, { dataDir });
+  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${o.bench}-${o.split}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
+  const dir = path.resolve(o.runDir ?? path.join('runs', runId));
+  const manifest: RunManifest = {
+    schemaVersion: RUN_MANIFEST_VERSION,
+    runId,
+    createdAt: new Date().toISOString(),
+    bench: o.bench,
+    split: o.split,
+    taskIndices,
+    target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
+    patch: o.patch ?? null,
+    options: { backend: backend.name, grading, maxRounds: o.maxRounds ?? null },
+  };
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nInterrupted: finishing running episodes (Ctrl-C again to quit now)…\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  let store: RunStore | undefined;
+  try {
+    store = o.resume ? RunStore.open(dir, manifest) : RunStore.create(dir, manifest);
+    if (store.repairedBytes > 0) process.stderr.write(`Repaired ${dir}: dropped ${store.repairedBytes} bytes of a torn last record.\n`);
+    if (!o.json && o.banner) out.write(`${o.banner}\n`);
+    const progress = createProgressReporter(`${o.bench}/${o.split}`);
+    const result = await runBatch({
+      environment,
+      model: target.model,
+      hooks: o.hooks ?? NO_HOOKS,
+      taskIndices,
+      store,
+      concurrency: o.concurrency,
+      onProgress: (p) => progress.update(p),
+      signal: controller.signal,
+    });
+    progress.stop();
+    const records = result.records.filter((r) => taskIndices.includes(r.task.index));
+    const summary = summarizeRun(records);
+    if (o.json) {
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+    } else {
+      out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label)}\n`);
+      out.write(`run directory: ${dir}\n`);
+      if (result.interrupted) out.write(`interrupted: ${taskIndices.length - records.length} task(s) left; continue with --run-dir ${dir} --resume\n`);
+    }
+    return EXIT_OK;
+  } finally {
+    process.off('SIGINT', onSigint);
+    store?.close();
+    await target.close();
+    await environment.close();
+  }
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Play benchmark tasks with a target model and record every episode (no engineer, no reward).')
+    .requiredOption('--bench <bench>', `benchmark (${BENCHES.join(', ')})`)
+    .option('--split <split>', 'split: dev, standard or standard.v0.2 for dbbench', 'dev')
+    .option('--tasks <range>', 'task indices: START:END (end exclusive), 7, or 1,3,9 (default: the whole split)')
+    .requiredOption('--target <spec>', 'target model: openai:<base-url>#<model>, sim:dbbench[?seed=N&faults=…], scripted:<file>')
+    .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 1)
+    .option('--run-dir <dir>', 'where the run is recorded (default runs/<bench>-<split>-<time>)')
+    .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
+    .option('--backend <name>', 'dbbench database: sqlite (default) or mariadb')
+    .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
+    .option('--max-rounds <n>', 'rounds per episode (dbbench default 20, as Harness-R1; AgentBench uses 15)', (v) => Number(v))
+    .option('--grading <rule>', 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)')
+    .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--json', 'print a machine-readable summary on stdout')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  harness-r1 run --bench dbbench --split dev --tasks 0:60 --target sim:dbbench --concurrency 8
+  OPENAI_API_KEY=… harness-r1 run --bench dbbench --tasks 0:10 --target 'openai:http://127.0.0.1:8000/v1#Qwen/Qwen3.5-9B'
+  harness-r1 run --bench dbbench --run-dir runs/my-run --resume --target sim:dbbench   # continue after a crash
+
+Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.`,
+    )
+    .action(async (opts: Record<string, unknown>) => {
+      process.exitCode = await runCommand({
+        bench: String(opts.bench),
+        split: String(opts.split),
+        target: String(opts.target),
+        concurrency: opts.concurrency as number,
+        ...(opts.tasks !== undefined ? { tasks: String(opts.tasks) } : {}),
+        ...(opts.runDir !== undefined ? { runDir: String(opts.runDir) } : {}),
+        ...(opts.resume ? { resume: true } : {}),
+        ...(opts.json ? { json: true } : {}),
+        ...(opts.dataDir !== undefined ? { dataDir: String(opts.dataDir) } : {}),
+        ...(opts.backend !== undefined ? { backend: String(opts.backend) } : {}),
+        ...(opts.dsn !== undefined ? { dsn: String(opts.dsn) } : {}),
+        ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds as number } : {}),
+        ...(opts.grading !== undefined ? { grading: String(opts.grading) } : {}),
+      });
+    });
+}

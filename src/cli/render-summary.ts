@@ -1,0 +1,31 @@
+import Table from 'cli-table3';
+
+import type { EpisodeRecord } from '../episode/index.js';
+import type { RunSummary } from '../evaluation/summarize-run.js';
+
+/** The per-task table and totals printed at the end of a run. */
+export function renderRunSummary(records: readonly EpisodeRecord[], summary: RunSummary, targetLabel: string): string {
+  const table = new Table({ head: ['task', 'type', 'outcome', 'reward', 'rounds', 'sql', 'hook effects'], style: { head: [] } });
+  for (const r of records) {
+    const effects = r.hookTrace.filter((t) => t.disposition === 'applied').length;
+    table.push([r.task.index, String(r.detail.type ?? ''), r.outcome, r.reward, r.rounds, r.steps.filter((s) => s.tool === 'execute_sql').length, effects]);
+  }
+  const outcomes = Object.entries(summary.byOutcome)
+    .filter(([, n]) => n > 0)
+    .map(([o, n]) => `${o} ${n}`)
+    .join(', ');
+  const lines = [
+    table.toString(),
+    `target: ${targetLabel}`,
+    `success: ${summary.successes}/${summary.scored} (${(summary.successRate * 100).toFixed(1)}%), mean reward ${summary.meanReward.toFixed(3)}`,
+    `outcomes: ${outcomes || 'none'}`,
+  ];
+  if (summary.infraFailures > 0) {
+    lines.push(`infrastructure failures: ${summary.infraFailures} episode(s) excluded from the success rate (see their detail.error)`);
+  }
+  const effects = Object.entries(summary.hookEffects);
+  if (effects.length > 0 || summary.hookFaults > 0) {
+    lines.push(`hooks: ${effects.map(([k, n]) => `${k} ×${n}`).join(', ') || 'no effects'}; faults ${summary.hookFaults}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,37 @@
+import type { DbTable } from './dbbench-task.js';
+
+/**
+ * A value as the Python MySQL connector would hand it to AgentBench, so the result text can be rendered
+ * exactly as `str(rows)` renders it: strings, ints, floats, Decimals, dates and NULL.
+ */
+export type PyValue =
+  | null
+  | string
+  | { type: 'int'; value: string }
+  | { type: 'float'; value: number }
+  | { type: 'decimal'; value: string }
+  | { type: 'date'; value: string }
+  | { type: 'datetime'; value: string }
+  | { type: 'timedelta'; value: string }
+  | { type: 'bytes'; value: string };
+
+/** What running one statement gave. `rows` is empty after DML. */
+export type SqlOutcome =
+  | { kind: 'rows'; rows: PyValue[][] }
+  | { kind: 'error'; message: string }
+  | { kind: 'timeout' };
+
+/** One episode's private database, holding the task's table. */
+export interface DbSession {
+  execute(sql: string): Promise<SqlOutcome>;
+  /** The FC table hash over every table (sorted, `_`-joined), or null for an empty database. */
+  tableHash(): Promise<string | null>;
+  dispose(): Promise<void>;
+}
+
+/** A database engine that can open a fresh, isolated database per episode. */
+export interface DbBackend {
+  readonly name: 'sqlite' | 'mariadb';
+  openEpisode(table: DbTable, options?: { sqlTimeoutMs?: number }): Promise<DbSession>;
+  close(): Promise<void>;
+}

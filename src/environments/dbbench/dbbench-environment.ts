@@ -1,0 +1,149 @@
+import type { TaskRef, ToolCall } from '../../episode/index.js';
+import { ConfigError } from '../../episode/index.js';
+import type { ActResult, EffectRules, Environment, EnvironmentEpisode, HookPoint, ParsedCall } from '../environment.js';
+import type { DbBackend, DbSession } from './backend.js';
+import type { DbBenchTask } from './dbbench-task.js';
+import { DbBenchEpisodeState } from './episode-state.js';
+import { formatSqlOutcome } from './format-result.js';
+import { gradeMutation, gradeQueryAnswer } from './grade.js';
+import { answerList, buildDbBenchHookContext } from './hook-context.js';
+import { loadDbBenchSplit } from './load-tasks.js';
+import {
+  BAD_ARGUMENTS_REPLY,
+  DBBENCH_DEFAULT_MAX_ROUNDS,
+  DBBENCH_SQL_TIMEOUT_MS,
+  TEXT_ONLY_NUDGE,
+  UNKNOWN_FUNCTION_REPLY,
+  XML_TOOL_TEXT_NUDGE,
+  buildDbBenchSystemPrompt,
+  buildDbBenchUserMessage,
+  loadDbBenchProtocol,
+} from './prompts.js';
+
+export type DbBenchGradingRule = 'fc' | 'v0.2';
+
+export interface DbBenchEnvironmentOptions {
+  dataDir: string;
+  split: string;
+  backend: DbBackend;
+  /** Rounds per episode; default 20 as in Harness-R1 (AgentBench's config uses 15). */
+  maxRounds?: number;
+  /** Query-task grading: the tolerant function-calling rule (default) or the v0.2 exact rule. */
+  grading?: DbBenchGradingRule;
+  sqlTimeoutMs?: number;
+  /** Preloaded tasks (e.g. from a custom file); default: the split's shipped file. */
+  tasks?: DbBenchTask[];
+}
+
+const DBBENCH_RULES: EffectRules = { toolCallsPerTurn: 'all', block: 'tool_reply', rewrite: 'ignore', postStepForce: 'ignore' };
+
+/** DBBench over a database backend: one fresh database per episode, graded by answer or table hash. */
+export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Environment {
+  const tasks = options.tasks ?? loadDbBenchSplit(options.dataDir, options.split);
+  const protocol = loadDbBenchProtocol(options.dataDir);
+  const maxRounds = options.maxRounds ?? DBBENCH_DEFAULT_MAX_ROUNDS;
+  if (!Number.isInteger(maxRounds) || maxRounds < 1) {
+    throw new ConfigError({ message: `maxRounds must be a positive integer, got ${maxRounds}.`, field: 'maxRounds' });
+  }
+  const grading = options.grading ?? 'fc';
+  return {
+    bench: 'dbbench',
+    split: options.split,
+    size: tasks.length,
+    async openEpisode(index) {
+      const task = tasks[index];
+      if (!task) throw new ConfigError({ message: `Task index ${index} is outside the split (0..${tasks.length - 1}).`, field: 'tasks' });
+      const session = await options.backend.openEpisode(task.table, { sqlTimeoutMs: options.sqlTimeoutMs ?? DBBENCH_SQL_TIMEOUT_MS });
+      return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading);
+    },
+    close: () => options.backend.close(),
+  };
+}
+
+class DbBenchEpisode implements EnvironmentEpisode {
+  readonly rules = DBBENCH_RULES;
+  readonly tools;
+  private readonly state: DbBenchEpisodeState;
+
+  constructor(
+    readonly task: TaskRef,
+    private readonly data: DbBenchTask,
+    private readonly session: DbSession,
+    private readonly protocol: ReturnType<typeof loadDbBenchProtocol>,
+    readonly maxRounds: number,
+    private readonly grading: DbBenchGradingRule,
+  ) {
+    this.tools = protocol.tools;
+    this.state = new DbBenchEpisodeState(data);
+  }
+
+  systemPrompt(init: { skills: string[]; toolHints: string[] }): string {
+    return buildDbBenchSystemPrompt(this.protocol.systemPrompt, init.skills, init.toolHints);
+  }
+
+  firstUserMessage(): string {
+    return buildDbBenchUserMessage(this.data);
+  }
+
+  hookContext(point: HookPoint): Record<string, unknown> {
+    return buildDbBenchHookContext(point, this.state);
+  }
+
+  parseCall(call: ToolCall): ParsedCall | undefined {
+    let args: unknown;
+    try {
+      args = JSON.parse(call.arguments);
+    } catch {
+      return undefined;
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+    const values = Object.values(args);
+    return { id: call.id, tool: call.name, args: args as Record<string, unknown>, firstValue: values[0] };
+  }
+
+  hasTool(name: string): boolean {
+    return name === 'execute_sql' || name === 'commit_final_answer';
+  }
+
+  async act(call: ParsedCall): Promise<ActResult> {
+    if (call.tool === 'execute_sql') {
+      const sql = typeof call.firstValue === 'string' ? call.firstValue : String(call.firstValue ?? '');
+      const outcome = await this.session.execute(sql);
+      const content = formatSqlOutcome(outcome);
+      this.state.updateAfterSql(sql, content);
+      return { kind: 'observation', content, status: 'executed' };
+    }
+    const answers = answerList(call.firstValue);
+    if (this.data.kind === 'mutation') {
+      const actual = await this.session.tableHash();
+      const verdict = gradeMutation(actual, this.data.answerMd5 ?? '');
+      return { kind: 'final', correct: verdict.correct, detail: { answer: answers, type: this.data.type, grader: 'table_hash', reason: verdict.reason } };
+    }
+    const verdict = gradeQueryAnswer(answers, this.data.label, this.grading);
+    return { kind: 'final', correct: verdict.correct, detail: { answer: answers, type: this.data.type, grader: this.grading, reason: verdict.reason } };
+  }
+
+  noteTextOnlyTurn(): void {
+    this.state.noteTextOnlyTurn();
+  }
+
+  noteToolTurn(): void {
+    this.state.resetTextOnlyStreak();
+  }
+
+  textOnlyNudge(content: string): string {
+    return content.includes('<tool_call>') ? XML_TOOL_TEXT_NUDGE : TEXT_ONLY_NUDGE;
+  }
+
+  badArgumentsReply(): string {
+    return BAD_ARGUMENTS_REPLY;
+  }
+
+  unknownToolReply(): string {
+    return UNKNOWN_FUNCTION_REPLY;
+  }
+
+  close(): Promise<void> {
+    return this.session.dispose();
+  }
+}

@@ -1,0 +1,69 @@
+import type { TaskRef, ToolCall, ToolSpec } from '../episode/index.js';
+
+/**
+ * Where in the episode a hook is being called, with what the runtime knows at that point. Environments
+ * turn this into the benchmark's own `ctx` (protocol.md §4.2–4.4).
+ */
+export type HookPoint =
+  | { hook: 'on_init'; round: 0; remaining: number }
+  | { hook: 'make_pre_hint'; round: number; remaining: number }
+  | { hook: 'on_before_action'; round: number; remaining: number; call: ParsedCall }
+  | { hook: 'on_post_step'; round: number; remaining: number; call: ParsedCall; observation: string };
+
+/** A tool call whose arguments parsed: the tool name, all arguments, and the first argument value. */
+export interface ParsedCall {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The original protocol reads only the first argument value, whatever its key. */
+  firstValue: unknown;
+}
+
+/** What executing one call gave. `final` ends the episode with a graded result. */
+export type ActResult =
+  | { kind: 'observation'; content: string; status: 'executed' | 'invalid' }
+  | { kind: 'final'; correct: boolean; detail: Record<string, unknown> };
+
+/**
+ * Which hook effects a benchmark honours and how (protocol.md §4.5). DBBench processes every tool call of
+ * a turn, answers a block with a tool message for that call, and ignores rewrite/force.
+ */
+export interface EffectRules {
+  toolCallsPerTurn: 'all';
+  block: 'tool_reply';
+  rewrite: 'ignore';
+  postStepForce: 'ignore';
+}
+
+/** One episode of a tool-calling benchmark. Created by an environment for one task. */
+export interface EnvironmentEpisode {
+  readonly task: TaskRef;
+  readonly tools: ToolSpec[];
+  readonly maxRounds: number;
+  readonly rules: EffectRules;
+  systemPrompt(init: { skills: string[]; toolHints: string[] }): string;
+  firstUserMessage(): string;
+  hookContext(point: HookPoint): Record<string, unknown>;
+  /** Parses a raw tool call; `undefined` means its arguments did not parse. */
+  parseCall(call: ToolCall): ParsedCall | undefined;
+  /** Whether the environment knows this tool. */
+  hasTool(name: string): boolean;
+  /** Runs one call. Thrown errors are infrastructure failures (env_error), not agent mistakes. */
+  act(call: ParsedCall, round: number): Promise<ActResult>;
+  noteTextOnlyTurn(): void;
+  noteToolTurn(): void;
+  /** The reply shown for a turn with no tool calls, given its text. */
+  textOnlyNudge(content: string): string;
+  badArgumentsReply(): string;
+  unknownToolReply(): string;
+  close(): Promise<void>;
+}
+
+/** A benchmark: opens episodes for task indices of a split. */
+export interface Environment {
+  readonly bench: string;
+  readonly split: string;
+  readonly size: number;
+  openEpisode(index: number): Promise<EnvironmentEpisode>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,6 @@
+export * from './errors.js';
+export * from './hook-trace.js';
+export * from './messages.js';
+export * from './outcome.js';
+export * from './record.js';
+export * from './task.js';

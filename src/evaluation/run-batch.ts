@@ -1,0 +1,99 @@
+import pLimit from 'p-limit';
+
+import type { EpisodeRecord } from '../episode/index.js';
+import type { Environment } from '../environments/environment.js';
+import type { HookProvider } from '../hooks/hook-provider.js';
+import type { ChatModel, ChatRequest } from '../models/chat-model.js';
+import { runEpisode } from '../runtime/run-episode.js';
+import type { RunStore } from '../store/run-store.js';
+
+export interface BatchProgress {
+  done: number;
+  total: number;
+  /** Set when an episode just finished (not for tasks skipped because a resumed run already had them). */
+  record?: EpisodeRecord;
+}
+
+export interface RunBatchOptions {
+  environment: Environment;
+  model: ChatModel;
+  hooks: HookProvider;
+  taskIndices: number[];
+  store: RunStore;
+  concurrency?: number;
+  request?: Pick<ChatRequest, 'temperature' | 'maxTokens' | 'toolChoice' | 'parallelToolCalls'>;
+  onProgress?: (progress: BatchProgress) => void;
+  /** Stops scheduling new episodes; running ones finish and are recorded. */
+  signal?: AbortSignal;
+}
+
+export interface RunBatchResult {
+  records: EpisodeRecord[];
+  ran: number;
+  skipped: number;
+  interrupted: boolean;
+}
+
+/**
+ * Plays every task of a batch that the store does not already hold, `concurrency` at a time, appending
+ * each finished episode to the store at once. A run killed at any point resumes from its store with
+ * nothing lost and nothing played twice.
+ */
+export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult> {
+  const { store, taskIndices } = options;
+  const pending = taskIndices.filter((i) => !store.isDone(i));
+  const total = taskIndices.length;
+  let done = total - pending.length;
+  options.onProgress?.({ done, total });
+  const limit = pLimit(Math.max(1, options.concurrency ?? 1));
+  let ran = 0;
+  await Promise.all(
+    pending.map((index) =>
+      limit(async () => {
+        if (options.signal?.aborted) return;
+        const record = await playOne(options, index);
+        store.append(record.record, record.timing);
+        ran++;
+        done++;
+        options.onProgress?.({ done, total, record: record.record });
+      }),
+    ),
+  );
+  return { records: store.records(), ran, skipped: total - pending.length, interrupted: options.signal?.aborted ?? false };
+}
+
+async function playOne(options: RunBatchOptions, index: number) {
+  const { environment } = options;
+  const started = performance.now();
+  let episode;
+  try {
+    episode = await environment.openEpisode(index);
+  } catch (error) {
+    return infraRecord(environment, index, 'env_error', error, started);
+  }
+  let hooks;
+  try {
+    hooks = await options.hooks.openEpisode();
+  } catch (error) {
+    await episode.close().catch(() => undefined);
+    return infraRecord(environment, index, 'hook_fault', error, started);
+  }
+  const { record, timing } = await runEpisode({ model: options.model, episode, hooks, ...(options.request ? { request: options.request } : {}) });
+  return { record, timing: { totalMs: timing.totalMs, modelMs: timing.modelMs } };
+}
+
+function infraRecord(env: Environment, index: number, outcome: 'env_error' | 'hook_fault', error: unknown, started: number) {
+  const record: EpisodeRecord = {
+    schemaVersion: 1,
+    task: { bench: env.bench, split: env.split, index },
+    outcome,
+    reward: 0,
+    rounds: 0,
+    detail: { error: error instanceof Error ? error.message : String(error), stage: 'setup' },
+    steps: [],
+    hookTrace: [],
+    messages: [],
+    usage: { promptTokens: 0, completionTokens: 0, modelCalls: 0 },
+  };
+  return { record, timing: { totalMs: performance.now() - started, modelMs: [] } };
+}
