@@ -6,7 +6,7 @@ import { createSqliteBackend } from '../environments/dbbench/sqlite-backend.js';
 export const BACKENDS = ['sqlite', 'mariadb'] as const;
 
 /** The DBBench database: embedded SQLite by default, MariaDB/MySQL when a DSN is given. */
-export function resolveDbBackend(name: string | undefined, dsn: string | undefined, env: NodeJS.ProcessEnv = process.env): DbBackend {
+export async function resolveDbBackend(name: string | undefined, dsn: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<DbBackend> {
   const chosen = name ?? (dsn ? 'mariadb' : 'sqlite');
   if (chosen === 'sqlite') return createSqliteBackend();
   if (chosen === 'mariadb') {
@@ -14,7 +14,7 @@ export function resolveDbBackend(name: string | undefined, dsn: string | undefin
     if (!url) {
       throw new ConfigError({ message: "--backend mariadb needs --dsn mysql://user:pass@host:port (or HARNESS_MARIADB_DSN).", field: 'dsn' });
     }
-    return createMariaDbBackend({ dsn: url });
+    return await createMariaDbBackend({ dsn: url });
   }
   throw new ConfigError({ message: `Unknown backend '${chosen}'.`, field: 'backend', allowed: BACKENDS });
 }

@@ -54,7 +54,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
 
   const dataDir = resolveDataDir(o.dataDir);
-  const backend = resolveDbBackend(o.backend, o.dsn);
+  const backend = await resolveDbBackend(o.backend, o.dsn);
   const environment = createDbBenchEnvironment({
     dataDir,
     split: o.split,

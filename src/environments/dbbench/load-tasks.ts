@@ -37,7 +37,7 @@ export function loadDbBenchFile(file: string): DbBenchTask[] {
     if (line === '') continue;
     let record: unknown;
     try {
-      record = JSON.parse(line);
+      record = parseJsonKeepingFloats(line);
     } catch (cause) {
       throw new ConfigError({ message: `${file}:${i + 1}: not valid JSON (${(cause as Error).message}).`, field: 'data', cause });
     }
@@ -48,6 +48,37 @@ export function loadDbBenchFile(file: string): DbBenchTask[] {
 
 export function loadDbBenchSplit(dataDir: string, split: string): DbBenchTask[] {
   return loadDbBenchFile(dbBenchSplitPath(dataDir, split));
+}
+
+const FLOAT_MARK = '\u0000float:';
+
+/**
+ * JSON.parse that keeps the difference Python sees between `82562.0` (a float, stored as '82562.0') and
+ * `82562` (an int): number tokens with a fraction or exponent become `{ type: 'float', value }` cells.
+ */
+export function parseJsonKeepingFloats(text: string): unknown {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
+      const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
+      const token = m ? m[0] : ch;
+      out += m && (m[1] !== undefined || m[2] !== undefined) ? JSON.stringify(FLOAT_MARK + token) : token;
+      i += token.length;
+    } else {
+      out += ch;
+      i++;
+    }
+  }
+  return JSON.parse(out, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(FLOAT_MARK) ? { type: 'float', value: Number(value.slice(FLOAT_MARK.length)) } : value,
+  );
 }
 
 function fail(where: string, what: string): never {
@@ -74,8 +105,10 @@ export function parseDbBenchRecord(record: unknown, index: number, where: string
     if (typeof name !== 'string') fail(where, `column ${ci} has no string 'name'`);
     return name;
   });
+  // A row whose cell count differs from the columns is kept: loading it fails in the database as it does
+  // in AgentBench, and that one task ends as an environment error instead of the whole file being refused.
   const rows = (info.rows as unknown[]).map((row, ri) => {
-    if (!Array.isArray(row) || row.length !== columns.length) fail(where, `row ${ri} must be a list of ${columns.length} cells`);
+    if (!Array.isArray(row)) fail(where, `row ${ri} must be a list of cells`);
     return row as unknown[];
   });
   const kind: DbTaskKind = MUTATION_TYPES.has(type.toUpperCase()) ? 'mutation' : 'query';

@@ -1,0 +1,156 @@
+import type { Command } from 'commander';
+
+import { ConfigError } from '../../episode/index.js';
+import {
+  BENCHMARKS,
+  PATCH_FILE_PROTOCOLS,
+  describeRejection,
+  formatOriginalRepr,
+  isBenchmark,
+  noPatchStatus,
+  validatePatchFile,
+  type Benchmark,
+  type HookCompiler,
+  type PatchFileProtocol,
+  type PatchVerdict,
+} from '../../patch/index.js';
+import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
+
+/** A hook compiler plus the resource behind it (a sandbox pool), closed after validation. */
+export interface CompilerHandle {
+  compiler: HookCompiler;
+  close(): Promise<void>;
+}
+
+export interface ValidateCommandDeps {
+  /** Opens the hook compiler; called only when the patch has a code hook to compile. */
+  openCompiler?: () => Promise<CompilerHandle>;
+}
+
+export interface ValidateCommandOptions {
+  bench?: string;
+  protocol?: string;
+  strict?: boolean;
+  codeHookOnly?: boolean;
+  rejectRuntimeNoop?: boolean;
+  json?: boolean;
+}
+
+/** Until the sandbox is wired in, code hooks cannot be compiled: say so as a usage error (exit 2). */
+async function missingCompiler(): Promise<CompilerHandle> {
+  throw new ConfigError({
+    message: 'No hook compiler is configured, so add_code_hook actions cannot be validated (register the validate command with openCompiler).',
+    field: 'compiler',
+  });
+}
+
+/** Validates one patch file or engineer response. Exit 0 valid, 1 invalid; usage errors throw `ConfigError` (exit 2). */
+export async function validateCommand(
+  file: string,
+  o: ValidateCommandOptions,
+  deps: ValidateCommandDeps = {},
+  out: Pick<NodeJS.WriteStream, 'write'> = process.stdout,
+): Promise<number> {
+  const bench = o.bench === undefined ? undefined : o.bench.toLowerCase();
+  if (bench !== undefined && !isBenchmark(bench)) {
+    throw new ConfigError({ message: `Unknown --bench '${o.bench}'.`, field: 'bench', allowed: BENCHMARKS });
+  }
+  const protocol = o.protocol ?? 'patch';
+  if (!(PATCH_FILE_PROTOCOLS as readonly string[]).includes(protocol)) {
+    throw new ConfigError({ message: `Unknown --protocol '${protocol}'.`, field: 'protocol', allowed: PATCH_FILE_PROTOCOLS });
+  }
+  const open = deps.openCompiler ?? missingCompiler;
+  let handle: Promise<CompilerHandle> | undefined;
+  let usageError: ConfigError | undefined;
+  const compiler: HookCompiler = async (source, benchmark) => {
+    handle ??= open();
+    try {
+      return await (await handle).compiler(source, benchmark);
+    } catch (error) {
+      // Failing to open the compiler is a usage error, not a patch rejection.
+      if (error instanceof ConfigError) usageError = error;
+      throw error;
+    }
+  };
+  let verdict: PatchVerdict;
+  try {
+    verdict = await validatePatchFile(file, {
+      bench: bench as Benchmark | undefined,
+      protocol: protocol as PatchFileProtocol,
+      compiler,
+      codeHookOnly: o.codeHookOnly ?? false,
+      rejectRuntimeNoop: o.rejectRuntimeNoop ?? false,
+      strict: o.strict ?? false,
+    });
+  } finally {
+    const opened = handle ? await handle.catch(() => undefined) : undefined;
+    await opened?.close();
+  }
+  if (usageError) throw usageError;
+  out.write(o.json ? `${JSON.stringify(toJsonReport(file, protocol, bench, o, verdict), null, 2)}\n` : formatVerdict(file, verdict));
+  return verdict.kind === 'valid' ? EXIT_OK : EXIT_FAILED;
+}
+
+function formatVerdict(file: string, verdict: PatchVerdict): string {
+  const lines: string[] = [];
+  if (verdict.kind === 'valid') {
+    const { patch } = verdict;
+    const kinds = patch.actions.map((a) => (a.type === 'add_code_hook' ? a.hook : a.type));
+    lines.push(`VALID ${file}`, `  ${patch.benchmark} patch, ${patch.actions.length} action(s): ${kinds.join(', ')}`);
+  } else {
+    const { rejection } = verdict;
+    lines.push(
+      `INVALID ${file}`,
+      `  reason: ${describeRejection(rejection)}`,
+      `  original: ${formatOriginalRepr(rejection)}`,
+      `  status: ${noPatchStatus(rejection)}`,
+    );
+  }
+  for (const note of verdict.notes) lines.push(`  note (${note.kind}) ${note.field}: ${note.message}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function toJsonReport(file: string, protocol: string, bench: string | undefined, o: ValidateCommandOptions, verdict: PatchVerdict) {
+  const base = {
+    file,
+    protocol,
+    bench: bench ?? null,
+    strict: o.strict ?? false,
+    codeHookOnly: o.codeHookOnly ?? false,
+    rejectRuntimeNoop: o.rejectRuntimeNoop ?? false,
+    verdict: verdict.kind,
+    notes: verdict.notes,
+  };
+  if (verdict.kind === 'valid') return { ...base, patch: verdict.patch };
+  return {
+    ...base,
+    rejection: {
+      ...verdict.rejection,
+      reason: describeRejection(verdict.rejection),
+      original: formatOriginalRepr(verdict.rejection),
+      status: noPatchStatus(verdict.rejection),
+    },
+  };
+}
+
+export function registerValidateCommand(program: Command, deps: ValidateCommandDeps = {}): void {
+  program
+    .command('validate')
+    .description('Validate a Harness-R1 patch (or an engineer response) exactly as the original validator does.')
+    .argument('<patch>', 'a patch JSON file, or an engineer response with --protocol')
+    .option('--bench <bench>', `the caller's benchmark (${BENCHMARKS.join(', ')}); the patch's own "benchmark" wins`)
+    .option('--protocol <protocol>', `patch (default) or how to read a response: ${PATCH_FILE_PROTOCOLS.filter((p) => p !== 'patch').join(', ')}`)
+    .option('--strict', "tighten the original's quirks (benchmark mismatch, duplicate hooks, non-string description, ...)")
+    .option('--code-hook-only', 'reject legacy DSL actions (require_code_hook_only_patch)')
+    .option('--reject-runtime-noop', 'apply the static runtime no-op check of the RL rewards')
+    .option('--json', 'machine-readable verdict')
+    .addHelpText(
+      'after',
+      `
+Prints the verdict; an invalid patch names the field, the rule and the original's message.
+Exit 0 when valid, 1 when invalid, 2 for usage errors (missing file, unknown --bench or --protocol).`,
+    )
+    .action(async (file: string, opts: ValidateCommandOptions) => {
+      process.exitCode = await validateCommand(file, opts, deps);
+    });
+}

@@ -1,0 +1,58 @@
+import { ConfigError } from '../episode/index.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { startFakeOpenAIServer } from '../models/fake-openai-server.js';
+import { parseModelSpec } from '../models/model-spec.js';
+import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
+import { loadScriptedModelFile } from '../models/scripted-model.js';
+import { parseDbBenchSimQuery } from '../simulation/dbbench/fault-profile.js';
+import { createDbBenchSimHandler, toSimHttpReply } from '../simulation/dbbench/wire-handler.js';
+
+export interface ResolvedTarget {
+  model: ChatModel & Partial<Pick<OpenAICompatibleModel, 'endpoint' | 'listModels'>>;
+  /** Stops whatever the target started (the simulated target's local server). */
+  close(): Promise<void>;
+}
+
+/**
+ * Turns a target SPEC into a chat model. A simulated target is served over a local OpenAI-compatible
+ * HTTP server and reached through the same client as a real server, so the real code path runs.
+ */
+export async function resolveTarget(spec: string, context: { dataDir?: string } = {}): Promise<ResolvedTarget> {
+  const parsed = parseModelSpec(spec, { field: 'target' });
+  switch (parsed.kind) {
+    case 'openai': {
+      const model = createOpenAICompatibleModel({ baseURL: parsed.baseURL, model: parsed.model, ...parsed.settings });
+      return { model, close: async () => {} };
+    }
+    case 'scripted':
+      return { model: loadScriptedModelFile(parsed.path), close: async () => {} };
+    case 'sim': {
+      if (parsed.bench !== 'dbbench') {
+        throw new ConfigError({ message: `There is no simulated target for '${parsed.bench}' yet.`, field: 'target', allowed: ['sim:dbbench'] });
+      }
+      if (!context.dataDir) throw new ConfigError({ message: 'The simulated target needs the data directory.', field: 'dataDir' });
+      const query = new URLSearchParams(parsed.params).toString();
+      const handler = createDbBenchSimHandler({ dataDir: context.dataDir, ...parseDbBenchSimQuery(query) });
+      const server = await startFakeOpenAIServer({
+        recordRequests: false,
+        models: ['sim-dbbench'],
+        handler: (request) => {
+          const reply = toSimHttpReply(handler(request));
+          return { kind: 'raw', status: reply.status, body: reply.body as Record<string, unknown> };
+        },
+      });
+      const label = `sim:dbbench?${query || 'seed=0'} (simulated target)`;
+      const base = createOpenAICompatibleModel({ baseURL: server.url, model: 'sim-dbbench', label, retry: { maxAttempts: 1 } });
+      const model: ResolvedTarget['model'] = {
+        label,
+        simulated: true,
+        complete: (request) => base.complete(request),
+        endpoint: base.endpoint,
+        listModels: (signal) => base.listModels(signal),
+      };
+      return { model, close: () => server.close() };
+    }
+    case 'symbolic':
+      throw new ConfigError({ message: "'symbolic' is an engineer, not a target model.", field: 'target', allowed: ['openai:<base-url>#<model>', 'sim:dbbench', 'scripted:<file>'] });
+  }
+}

@@ -1,0 +1,86 @@
+import type { ChatMessage, ToolCall, ToolSpec } from '../episode/index.js';
+
+/** One request to a chat model. Sampling fields left undefined use the model's configured defaults. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  toolChoice?: 'auto' | 'required' | 'none';
+  temperature?: number;
+  maxTokens?: number;
+  parallelToolCalls?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The assistant turn a model returned, with structured tool calls kept apart from text. */
+export interface ChatResponse {
+  message: { content: string | null; toolCalls: ToolCall[]; reasoning?: string };
+  finishReason: string | null;
+  usage: { promptTokens: number; completionTokens: number };
+  /** Wall-clock time of the call, retries included. Never written into deterministic records. */
+  latencyMs: number;
+}
+
+/**
+ * Anything that can play an assistant turn: an OpenAI-compatible server, a scripted model, a simulated
+ * target. `simulated` is true for offline stand-ins so every output built from them can say so.
+ */
+export interface ChatModel {
+  readonly label: string;
+  readonly simulated: boolean;
+  complete(request: ChatRequest): Promise<ChatResponse>;
+  close?(): Promise<void>;
+}
+
+/**
+ * What kind of failure a {@link ModelCallError} reports, so callers (retry, probe, CLI) can react without
+ * matching message text. `http_status`: the server answered with a non-2xx status; `connection_refused`:
+ * nothing listens at the address; `connection_lost`: the connection was reset or closed before a response;
+ * `timeout`: no response within the request timeout; `network`: any other transport failure (DNS, TLS);
+ * `malformed_response`: a 2xx answer that is not a chat completion; `aborted`: the caller's signal fired.
+ */
+export type ModelFailureKind =
+  | 'http_status'
+  | 'connection_refused'
+  | 'connection_lost'
+  | 'timeout'
+  | 'network'
+  | 'malformed_response'
+  | 'aborted';
+
+/** A model call that failed after retries (network, HTTP status, malformed response). */
+export class ModelCallError extends Error {
+  readonly code = 'model_error' as const;
+  readonly status: number | undefined;
+  readonly retryable: boolean;
+  /** Optional: the failure class, when the adapter knows it. */
+  readonly failure: ModelFailureKind | undefined;
+  /** Optional: the error message the server put in its response body, verbatim. */
+  readonly serverMessage: string | undefined;
+  /** Optional: how long the server asked us to wait (Retry-After), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** Optional: how many attempts were made before giving up. */
+  readonly attempts: number | undefined;
+  constructor(options: {
+    message: string;
+    status?: number;
+    retryable?: boolean;
+    cause?: unknown;
+    failure?: ModelFailureKind;
+    serverMessage?: string;
+    retryAfterMs?: number;
+    attempts?: number;
+  }) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ModelCallError';
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.failure = options.failure;
+    this.serverMessage = options.serverMessage;
+    this.retryAfterMs = options.retryAfterMs;
+    this.attempts = options.attempts;
+  }
+}
+
+export function isModelCallError(value: unknown): value is ModelCallError {
+  return value instanceof Error && (value as { code?: unknown }).code === 'model_error';
+}

@@ -1,0 +1,387 @@
+/**
+ * The ChatModel adapter for OpenAI-compatible chat servers (vLLM, SGLang, llama.cpp `llama-server`, Ollama's
+ * `/v1`, hosted APIs), over the `openai` client's non-streaming `chat.completions.create`. The client's own
+ * retries are off; {@link retryWithBackoff} does them, so every failure is classified the same way.
+ */
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+
+import { ConfigError } from '../episode/index.js';
+import { ModelCallError, isModelCallError } from './chat-model.js';
+import type { ChatModel, ChatRequest, ChatResponse, ModelFailureKind } from './chat-model.js';
+import { isRetryableStatus, parseRetryAfter, resolveRetryPolicy, retryWithBackoff } from './retry.js';
+import type { RetryEvent, RetryPolicy } from './retry.js';
+import { REASONING_FIELDS, fromWireToolCalls, isRecord, readReasoning, toWireMessage, toWireTools } from './wire-format.js';
+import type { ReasoningField } from './wire-format.js';
+
+/** Per-server settings. Request fields (temperature, max tokens, tool choice) override the defaults here. */
+export interface OpenAICompatibleModelOptions {
+  /** Base URL including the API prefix, e.g. `http://localhost:8000/v1`. */
+  baseURL: string;
+  /** Model name as the server knows it (vLLM's `--served-model-name`, Ollama's `qwen3:8b`, ...). */
+  model: string;
+  /** Where the API key is read from. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /**
+   * Name of the variable holding the API key. Default `OPENAI_API_KEY`; when that default is unset a dummy
+   * key (`EMPTY`) is sent, which local servers accept. A variable named explicitly must be set.
+   */
+  apiKeyEnv?: string;
+  temperature?: number;
+  /** Sent as `max_tokens`. */
+  maxTokens?: number;
+  /** Sent only when the request offers tools. */
+  toolChoice?: 'auto' | 'required' | 'none';
+  /** Sent only when the request offers tools. */
+  parallelToolCalls?: boolean;
+  /** Sent as `chat_template_kwargs` (vLLM, SGLang), e.g. `{ enable_thinking: false }`. */
+  chatTemplateKwargs?: Record<string, unknown>;
+  /**
+   * Further body fields passed through verbatim (`top_p`, `top_k`, `seed`, `repetition_penalty`, ...). Fields
+   * that have their own option above, and `model`/`messages`/`tools`/`stream`, are rejected.
+   */
+  extraBody?: Record<string, unknown>;
+  /** Which response field carries reasoning. Default `auto` (`reasoning`, else `reasoning_content`). */
+  reasoningField?: ReasoningField;
+  /**
+   * When the last message is an assistant message, ask the server to continue it (vLLM:
+   * `continue_final_message: true, add_generation_prompt: false`). The response holds the continuation only.
+   */
+  continueFinalMessage?: boolean;
+  /** Per-attempt timeout. Default 600 000 ms. */
+  timeoutMs?: number;
+  /** Retry policy overrides (attempts, delays; sleep/clock/random for tests). */
+  retry?: Partial<RetryPolicy>;
+  /** Called before each retry wait. */
+  onRetry?: (event: RetryEvent) => void;
+  /** Default `openai:<baseURL>#<model>`. */
+  label?: string;
+}
+
+/** The adapter also exposes what it talks to, for diagnostics such as the tool-call probe. */
+export interface OpenAICompatibleModel extends ChatModel {
+  readonly endpoint: { baseURL: string; model: string };
+  /** Model ids from `GET <baseURL>/models`. Throws ModelCallError like `complete`. */
+  listModels(signal?: AbortSignal): Promise<string[]>;
+}
+
+export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
+/** Sent when no key is configured; vLLM, SGLang, llama.cpp and Ollama ignore it unless started with a key. */
+export const DUMMY_API_KEY = 'EMPTY';
+export const DEFAULT_TIMEOUT_MS = 600_000;
+
+const RESERVED_BODY_FIELDS: Record<string, string> = {
+  model: 'model',
+  messages: 'the request messages',
+  tools: 'the request tools',
+  stream: 'nothing (the adapter is non-streaming)',
+  temperature: 'temperature',
+  max_tokens: 'maxTokens',
+  tool_choice: 'toolChoice',
+  parallel_tool_calls: 'parallelToolCalls',
+  chat_template_kwargs: 'chatTemplateKwargs',
+};
+
+export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): OpenAICompatibleModel {
+  const settings = validateOptions(options);
+  const baseURL = settings.baseURL.replace(/\/+$/, '');
+  const chatURL = `${baseURL}/chat/completions`;
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const reasoningField = settings.reasoningField ?? 'auto';
+  const retryPolicy = resolveRetryPolicy(settings.retry);
+
+  const client = new OpenAI({
+    baseURL,
+    apiKey: resolveApiKey(settings),
+    // Nothing implicit from the environment: no organization/project headers, no admin key.
+    organization: null,
+    project: null,
+    adminAPIKey: null,
+    webhookSecret: null,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    fetch: surfaceErrorBodies,
+  });
+
+  const context: CallContext = { baseURL, model: settings.model, timeoutMs, now: retryPolicy.now };
+
+  return {
+    label: settings.label ?? `openai:${baseURL}#${settings.model}`,
+    simulated: false,
+    endpoint: { baseURL, model: settings.model },
+
+    async complete(request: ChatRequest): Promise<ChatResponse> {
+      const body = buildBody(settings, request);
+      const started = performance.now();
+      const completion = await retryWithBackoff(
+        async () => {
+          // The client's own timeout stops at the response headers; this one also covers a stalled body.
+          const attemptTimeout = AbortSignal.timeout(timeoutMs);
+          const signal = request.signal ? AbortSignal.any([request.signal, attemptTimeout]) : attemptTimeout;
+          try {
+            return (await client.chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 })) as unknown;
+          } catch (error) {
+            if (attemptTimeout.aborted && !request.signal?.aborted) throw timeoutError(context, chatURL, error);
+            throw toModelCallError(error, context, chatURL);
+          }
+        },
+        { policy: retryPolicy, signal: request.signal, onRetry: settings.onRetry },
+      );
+      return parseCompletion(completion, reasoningField, Math.round(performance.now() - started), chatURL);
+    },
+
+    async listModels(signal?: AbortSignal): Promise<string[]> {
+      try {
+        const page = await client.models.list({ signal: signal ?? null, timeout: timeoutMs, maxRetries: 0 });
+        return page.data.map((entry) => entry.id);
+      } catch (error) {
+        throw toModelCallError(error, context, `${baseURL}/models`);
+      }
+    },
+  };
+}
+
+function validateOptions(options: OpenAICompatibleModelOptions): OpenAICompatibleModelOptions {
+  let url: URL;
+  try {
+    url = new URL(options.baseURL);
+  } catch {
+    throw new ConfigError({ message: `Base URL '${options.baseURL}' is not a URL (expected e.g. http://localhost:8000/v1).`, field: 'baseURL' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError({ message: `Base URL '${options.baseURL}' must use http or https.`, field: 'baseURL', allowed: ['http', 'https'] });
+  }
+  if (options.model.trim() === '') throw new ConfigError({ message: 'Model name is empty.', field: 'model' });
+  if (options.temperature !== undefined && !(Number.isFinite(options.temperature) && options.temperature >= 0)) {
+    throw new ConfigError({ message: `temperature must be a number >= 0, got ${options.temperature}.`, field: 'temperature' });
+  }
+  if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
+    throw new ConfigError({ message: `maxTokens must be a positive integer, got ${options.maxTokens}.`, field: 'maxTokens' });
+  }
+  if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0)) {
+    throw new ConfigError({ message: `timeoutMs must be a positive integer, got ${options.timeoutMs}.`, field: 'timeoutMs' });
+  }
+  if (options.reasoningField !== undefined && !REASONING_FIELDS.includes(options.reasoningField)) {
+    throw new ConfigError({ message: `Unknown reasoningField '${String(options.reasoningField)}'.`, field: 'reasoningField', allowed: REASONING_FIELDS });
+  }
+  for (const key of Object.keys(options.extraBody ?? {})) {
+    const owner = RESERVED_BODY_FIELDS[key];
+    if (owner !== undefined) {
+      throw new ConfigError({ message: `extraBody must not set '${key}'; it is controlled by ${owner}.`, field: `extraBody.${key}` });
+    }
+  }
+  return options;
+}
+
+function resolveApiKey(options: OpenAICompatibleModelOptions): string {
+  const env = options.env ?? process.env;
+  const name = options.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+  const value = env[name];
+  if (value !== undefined && value !== '') return value;
+  if (options.apiKeyEnv !== undefined && options.apiKeyEnv !== DEFAULT_API_KEY_ENV) {
+    throw new ConfigError({ message: `Environment variable ${name} (named as the API key variable) is not set.`, field: 'apiKeyEnv' });
+  }
+  return DUMMY_API_KEY;
+}
+
+function buildBody(options: OpenAICompatibleModelOptions, request: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+  const body: Record<string, unknown> = {
+    model: options.model,
+    messages: request.messages.map(toWireMessage),
+  };
+  const temperature = request.temperature ?? options.temperature;
+  if (temperature !== undefined) body.temperature = temperature;
+  const maxTokens = request.maxTokens ?? options.maxTokens;
+  if (maxTokens !== undefined) body.max_tokens = maxTokens;
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = toWireTools(request.tools);
+    const toolChoice = request.toolChoice ?? options.toolChoice;
+    if (toolChoice !== undefined) body.tool_choice = toolChoice;
+    const parallel = request.parallelToolCalls ?? options.parallelToolCalls;
+    if (parallel !== undefined) body.parallel_tool_calls = parallel;
+  }
+  if (options.chatTemplateKwargs !== undefined) body.chat_template_kwargs = options.chatTemplateKwargs;
+  if (options.continueFinalMessage && request.messages.at(-1)?.role === 'assistant') {
+    body.continue_final_message = true;
+    body.add_generation_prompt = false;
+  }
+  Object.assign(body, options.extraBody);
+  // Unknown fields (chat_template_kwargs, ...) are passed through by the client at runtime.
+  return body as unknown as ChatCompletionCreateParamsNonStreaming;
+}
+
+function parseCompletion(completion: unknown, reasoningField: ReasoningField, latencyMs: number, url: string): ChatResponse {
+  const malformed = (what: string): ModelCallError =>
+    new ModelCallError({
+      message: `Malformed response from ${url}: ${what}. Got: ${snippet(completion)}`,
+      failure: 'malformed_response',
+    });
+  if (!isRecord(completion)) throw malformed('not a JSON object');
+  if (!Array.isArray(completion.choices) || completion.choices.length === 0) throw malformed('no choices');
+  const choice: unknown = completion.choices[0];
+  if (!isRecord(choice) || !isRecord(choice.message)) throw malformed('choices[0].message missing');
+  const message = choice.message;
+  const reasoning = readReasoning(message, reasoningField);
+  const usage = isRecord(completion.usage) ? completion.usage : {};
+  return {
+    message: {
+      content: typeof message.content === 'string' ? message.content : null,
+      toolCalls: fromWireToolCalls(message.tool_calls),
+      ...(reasoning === undefined ? {} : { reasoning }),
+    },
+    finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
+    usage: {
+      promptTokens: typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0,
+      completionTokens: typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0,
+    },
+    latencyMs,
+  };
+}
+
+interface CallContext {
+  baseURL: string;
+  model: string;
+  timeoutMs: number;
+  now: () => number;
+}
+
+/** Classifies anything the client threw into a ModelCallError whose message says what happened. */
+function toModelCallError(error: unknown, context: CallContext, url: string): ModelCallError {
+  if (isModelCallError(error)) return error;
+  if (error instanceof APIUserAbortError) {
+    return new ModelCallError({ message: `Request to ${url} was aborted by the caller.`, failure: 'aborted', cause: error });
+  }
+  if (error instanceof APIConnectionTimeoutError) return timeoutError(context, url, error);
+  if (error instanceof APIConnectionError) {
+    const { failure, code } = classifyTransportError(error);
+    const inner = innermostMessage(error);
+    const detail = code === undefined || inner.includes(code) ? inner : `${inner}, ${code}`;
+    const explanation: Record<Exclude<ModelFailureKind, 'http_status' | 'malformed_response' | 'aborted'>, string> = {
+      connection_refused: `Cannot connect to ${context.baseURL}: connection refused (${detail}). Is the server running on that host and port?`,
+      connection_lost: `Connection to ${url} was closed before a response arrived (${detail}).`,
+      timeout: `Timed out connecting to ${url} (${detail}).`,
+      network: `Network error calling ${url}: ${detail}.`,
+    };
+    return new ModelCallError({ message: explanation[failure], failure, retryable: true, cause: error });
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const status = error.status;
+    const serverMessage = isRecord(error.error) && typeof error.error.message === 'string' ? error.error.message : undefined;
+    const retryAfterMs = parseRetryAfter(error.headers, context.now());
+    const suppressed = error.headers?.get('x-should-retry') === 'false';
+    return new ModelCallError({
+      message: `HTTP ${status} from ${url} (model '${context.model}'): ${serverMessage ?? 'no error message in the response body'}`,
+      status,
+      retryable: isRetryableStatus(status) && !suppressed,
+      failure: 'http_status',
+      serverMessage,
+      retryAfterMs,
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelCallError({ message: `Calling ${url} failed: ${message}`, failure: 'network', cause: error });
+}
+
+function timeoutError(context: CallContext, url: string, cause: unknown): ModelCallError {
+  return new ModelCallError({
+    message: `No response from ${url} within ${context.timeoutMs} ms (request timeout).`,
+    failure: 'timeout',
+    retryable: true,
+    cause,
+  });
+}
+
+const REFUSED_CODES = new Set(['ECONNREFUSED']);
+const LOST_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function classifyTransportError(error: Error): { failure: 'connection_refused' | 'connection_lost' | 'timeout' | 'network'; code: string | undefined } {
+  for (const code of causeCodes(error)) {
+    if (REFUSED_CODES.has(code)) return { failure: 'connection_refused', code };
+    if (LOST_CODES.has(code)) return { failure: 'connection_lost', code };
+    if (TIMEOUT_CODES.has(code)) return { failure: 'timeout', code };
+  }
+  return { failure: 'network', code: causeCodes(error)[0] };
+}
+
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    if (current instanceof AggregateError) {
+      for (const inner of current.errors) codes.push(...causeCodes(inner));
+    }
+    current = current.cause;
+  }
+  return codes;
+}
+
+function innermostMessage(error: Error): string {
+  let current: unknown = error;
+  let message = error.message;
+  const seen = new Set<unknown>();
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    if (current.message !== '') message = current.message;
+    current = current.cause;
+  }
+  return message;
+}
+
+/**
+ * A fetch that rewrites every non-2xx body into `{"error":{"message":…,"raw":…}}`. The `openai` client only
+ * surfaces `body.error.message`; servers also answer `{"message":…}` (vLLM), `{"detail":…}` (FastAPI) or
+ * plain text, and those messages are what tells the user what is wrong.
+ */
+async function surfaceErrorBodies(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.ok || response.status === 204 || response.status === 205 || response.status === 304) return response;
+  const raw = await response.text();
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify({ error: { message: extractServerMessage(raw), raw } }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/** The human-readable error message inside an error body of any common shape. */
+export function extractServerMessage(raw: string): string | undefined {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return truncate(text, 500);
+  }
+  if (!isRecord(json)) return truncate(text, 500);
+  const error = json.error;
+  if (isRecord(error) && typeof error.message === 'string') return error.message;
+  if (typeof error === 'string') return error;
+  if (typeof json.message === 'string') return json.message;
+  if (typeof json.detail === 'string') return json.detail;
+  if (json.detail !== undefined) return truncate(JSON.stringify(json.detail), 500);
+  return truncate(text, 500);
+}
+
+function snippet(value: unknown): string {
+  return truncate(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value), 200);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
