@@ -1,6 +1,6 @@
 import type { HookName } from '../episode/index.js';
 import type { BeforeActionEffect, HookEffectByName, InitEffect, PostStepEffect, PreHintEffect } from './hook-effects.js';
-import { ALFWORLD_INSTANCE_ACTION_RE, MAX_RETURN_TEXT_CHARS, collapseWhitespace, sliceCodePoints } from './text-rules.js';
+import { ALFWORLD_INSTANCE_ACTION_RE, MAX_RETURN_TEXT_CHARS, collapseWhitespace, lowerCase, sliceCodePoints } from './text-rules.js';
 
 type Dict = Record<string, unknown>;
 
@@ -20,11 +20,11 @@ export function cleanHookText(value: unknown): string {
  */
 export function cleanHookAction(value: unknown, ctx: Dict): string {
   if (typeof value !== 'string') return '';
-  const action = collapseWhitespace(value.toLowerCase());
+  const action = collapseWhitespace(lowerCase(value));
   if (action === '') return '';
   const admissibleRaw = ctx.admissible;
   const admissible = new Set(
-    (Array.isArray(admissibleRaw) ? admissibleRaw : []).map((x) => collapseWhitespace(String(x).toLowerCase())),
+    (Array.isArray(admissibleRaw) ? admissibleRaw : []).map((x) => collapseWhitespace(lowerCase(String(x)))),
   );
   if (ALFWORLD_INSTANCE_ACTION_RE.test(action) && !admissible.has(action)) return '';
   return sliceCodePoints(action, MAX_RETURN_TEXT_CHARS);
