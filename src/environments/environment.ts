@@ -41,6 +41,8 @@ export interface EnvironmentEpisode {
   readonly tools: ToolSpec[];
   readonly maxRounds: number;
   readonly rules: EffectRules;
+  /** Facts about the task recorded with every ending (e.g. DBBench `type`); never ground truth. */
+  readonly info: Record<string, unknown>;
   systemPrompt(init: { skills: string[]; toolHints: string[] }): string;
   firstUserMessage(): string;
   hookContext(point: HookPoint): Record<string, unknown>;

@@ -11,9 +11,9 @@ const dataDir = resolveDataDir();
 const env = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
 afterAll(() => env.close());
 
-// dev #0: "What is the Presentation of Credentials has a Termination of Mission listed as August 15, 2000?"
+// dev #0 asks about the US ambassadors to Colombia; its label ('March 19, 1998') is graded, whatever SQL ran.
 const TABLE = '`US Ambassadors and Envoy Extraordinary to Colombia`';
-const GOLD_QUERY = `SELECT \`Presentation of Credentials\` FROM ${TABLE} WHERE \`Termination of Mission\` = 'August 15, 2000'`;
+const GOLD_QUERY = `SELECT \`Representative\` FROM ${TABLE} WHERE \`Presentation of Credentials\` = 'January 20, 1887'`;
 
 async function play(turns: Parameters<typeof createScriptedModel>[0], hooks = NO_HOOKS, index = 0) {
   const model = createScriptedModel(turns);
@@ -30,7 +30,7 @@ describe('runEpisode on DBBench', () => {
     expect(record.outcome).toBe('success');
     expect(record.reward).toBe(1);
     expect(record.rounds).toBe(2);
-    expect(record.steps[0]!.observation).toBe("[('March 19, 1998',)]");
+    expect(record.steps[0]!.observation).toBe("[('Dabney H. Maury',)]");
     const first = model.calls[0]!;
     expect(first.messages[0]!.role).toBe('system');
     expect(first.messages[1]).toEqual({ role: 'user', content: expect.stringMatching(/^Additional table information about the question: .*\nQuestion: What is the Presentation/s) });

@@ -52,7 +52,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<RunEpisode
     outcome: ending.outcome,
     reward: ending.reward,
     rounds: s.rounds,
-    detail: ending.detail,
+    detail: { ...episode.info, ...ending.detail },
     steps: s.steps,
     hookTrace: s.hookTrace,
     messages: s.messages,

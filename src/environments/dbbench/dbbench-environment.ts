@@ -63,6 +63,7 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): En
 class DbBenchEpisode implements EnvironmentEpisode {
   readonly rules = DBBENCH_RULES;
   readonly tools;
+  readonly info: Record<string, unknown>;
   private readonly state: DbBenchEpisodeState;
 
   constructor(
@@ -74,6 +75,7 @@ class DbBenchEpisode implements EnvironmentEpisode {
     private readonly grading: DbBenchGradingRule,
   ) {
     this.tools = protocol.tools;
+    this.info = { type: data.type };
     this.state = new DbBenchEpisodeState(data);
   }
 
@@ -117,10 +119,10 @@ class DbBenchEpisode implements EnvironmentEpisode {
     if (this.data.kind === 'mutation') {
       const actual = await this.session.tableHash();
       const verdict = gradeMutation(actual, this.data.answerMd5 ?? '');
-      return { kind: 'final', correct: verdict.correct, detail: { answer: answers, type: this.data.type, grader: 'table_hash', reason: verdict.reason } };
+      return { kind: 'final', correct: verdict.correct, detail: { answer: answers, grader: 'table_hash', reason: verdict.reason } };
     }
     const verdict = gradeQueryAnswer(answers, this.data.label, this.grading);
-    return { kind: 'final', correct: verdict.correct, detail: { answer: answers, type: this.data.type, grader: this.grading, reason: verdict.reason } };
+    return { kind: 'final', correct: verdict.correct, detail: { answer: answers, grader: this.grading, reason: verdict.reason } };
   }
 
   noteTextOnlyTurn(): void {

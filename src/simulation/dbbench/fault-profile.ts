@@ -18,10 +18,10 @@ export type DbBenchFaultRates = Record<DbBenchFault, number>;
  * `dev-success-estimate.test.ts`; the real rate is measured end to end with the runtime).
  */
 export const DEFAULT_DBBENCH_FAULT_RATES: Readonly<DbBenchFaultRates> = Object.freeze({
-  backticks: 0.18,
+  backticks: 0.15,
   early_commit: 0.1,
   case_format: 0.1,
-  give_up: 0.08,
+  give_up: 0.07,
   repeat: 0.08,
 });
 
