@@ -5,6 +5,8 @@ import { registerDemoCommand } from './commands/demo.js';
 import { registerEnvCheckCommand } from './commands/env-check.js';
 import { registerProbeCommand } from './commands/probe.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerValidateCommand } from './commands/validate.js';
+import { openSandboxCompiler } from './sandbox-compiler.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 
 /** Builds the `harness-r1` program. Each command is a thin wrapper over a library function. */
@@ -17,6 +19,7 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerProbeCommand(program);
   registerEnvCheckCommand(program);
+  registerValidateCommand(program, { openCompiler: openSandboxCompiler });
   return program;
 }
 

@@ -8,7 +8,8 @@ import { createDbBenchEnvironment, type DbBenchGradingRule } from '../../environ
 import { runBatch } from '../../evaluation/run-batch.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
-import type { HookProvider } from '../../hooks/hook-provider.js';
+import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
+import { loadRunPatch, type RunPatch } from '../load-run-patch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -34,9 +35,10 @@ export interface RunCommandOptions {
   dsn?: string;
   maxRounds?: number;
   grading?: string;
-  /** Installs hooks (a validated patch) into every episode; none = the no-harness baseline. */
-  hooks?: HookProvider;
-  patch?: { file: string; sha256: string } | null;
+  /** A patch file to validate and install into every episode; none = the no-harness baseline. */
+  patchFile?: string;
+  /** Wall-clock limit of one hook call in milliseconds (default 50, as the original). */
+  hookTimeoutMs?: number;
   /** Extra lines printed before the summary (the demo uses it to say the target is simulated). */
   banner?: string;
 }
@@ -54,6 +56,18 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
 
   const dataDir = resolveDataDir(o.dataDir);
+  let pool: SandboxPool | undefined;
+  let patch: RunPatch | undefined;
+  if (o.patchFile !== undefined) {
+    pool = await createSandboxPool({ size: Math.min(o.concurrency, 4), ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) });
+    try {
+      patch = await loadRunPatch(o.patchFile, 'dbbench', pool);
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
+  }
   const backend = await resolveDbBackend(o.backend, o.dsn);
   const environment = createDbBenchEnvironment({
     dataDir,
@@ -61,6 +75,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     backend,
     grading: grading as DbBenchGradingRule,
     ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
+    ...(patch ? { overlay: patch.overlay } : {}),
   });
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
   const target = await resolveTarget(o.target, { dataDir });
@@ -74,7 +89,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     split: o.split,
     taskIndices,
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
-    patch: o.patch ?? null,
+    patch: patch?.manifest ?? null,
     options: { backend: backend.name, grading, maxRounds: o.maxRounds ?? null },
   };
   const controller = new AbortController();
@@ -93,7 +108,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     const result = await runBatch({
       environment,
       model: target.model,
-      hooks: o.hooks ?? NO_HOOKS,
+      hooks: patch?.hooks ?? NO_HOOKS,
       taskIndices,
       store,
       concurrency: o.concurrency,
@@ -103,10 +118,12 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     progress.stop();
     const records = result.records.filter((r) => taskIndices.includes(r.task.index));
     const summary = summarizeRun(records);
+    const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label)}\n`);
+      if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
       out.write(`run directory: ${dir}\n`);
       if (result.interrupted) out.write(`interrupted: ${taskIndices.length - records.length} task(s) left; continue with --run-dir ${dir} --resume\n`);
     }
@@ -116,7 +133,13 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     store?.close();
     await target.close();
     await environment.close();
+    await pool?.close();
   }
+}
+
+function describeSandbox(pool: SandboxPool): string {
+  const info = pool.info();
+  return `sandbox: Python ${info.pythonVersion ?? '?'} in Pyodide ${info.pyodideVersion}, Node ${info.permissionFlag}, network: ${info.network.kind}${info.network.pidNamespace ? " + pid namespace" : ""}`;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -130,6 +153,8 @@ export function registerRunCommand(program: Command): void {
     .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 1)
     .option('--run-dir <dir>', 'where the run is recorded (default runs/<bench>-<split>-<time>)')
     .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
+    .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
+    .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)', (v) => Number(v))
     .option('--backend <name>', 'dbbench database: sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
     .option('--max-rounds <n>', 'rounds per episode (dbbench default 20, as Harness-R1; AgentBench uses 15)', (v) => Number(v))
@@ -143,6 +168,7 @@ Examples:
   harness-r1 run --bench dbbench --split dev --tasks 0:60 --target sim:dbbench --concurrency 8
   OPENAI_API_KEY=… harness-r1 run --bench dbbench --tasks 0:10 --target 'openai:http://127.0.0.1:8000/v1#Qwen/Qwen3.5-9B'
   harness-r1 run --bench dbbench --run-dir runs/my-run --resume --target sim:dbbench   # continue after a crash
+  harness-r1 run --bench dbbench --tasks 0:60 --target sim:dbbench --patch patch.json     # rerun with a patch
 
 Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.`,
     )
@@ -161,6 +187,8 @@ Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed
         ...(opts.dsn !== undefined ? { dsn: String(opts.dsn) } : {}),
         ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds as number } : {}),
         ...(opts.grading !== undefined ? { grading: String(opts.grading) } : {}),
+        ...(opts.patch !== undefined ? { patchFile: String(opts.patch) } : {}),
+        ...(opts.hookTimeoutMs !== undefined ? { hookTimeoutMs: opts.hookTimeoutMs as number } : {}),
       });
     });
 }

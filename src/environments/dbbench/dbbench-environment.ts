@@ -7,6 +7,7 @@ import { DbBenchEpisodeState } from './episode-state.js';
 import { formatSqlOutcome } from './format-result.js';
 import { gradeMutation, gradeQueryAnswer } from './grade.js';
 import { answerList, buildDbBenchHookContext } from './hook-context.js';
+import { applyToolEdits, overlayTips, type DbBenchOverlay } from './legacy-overlay.js';
 import { loadDbBenchSplit } from './load-tasks.js';
 import {
   BAD_ARGUMENTS_REPLY,
@@ -33,6 +34,8 @@ export interface DbBenchEnvironmentOptions {
   sqlTimeoutMs?: number;
   /** Preloaded tasks (e.g. from a custom file); default: the split's shipped file. */
   tasks?: DbBenchTask[];
+  /** Legacy patch actions honoured on DBBench: skills as tips, tool-description edits. */
+  overlay?: DbBenchOverlay;
 }
 
 const DBBENCH_RULES: EffectRules = { toolCallsPerTurn: 'all', block: 'tool_reply', rewrite: 'ignore', postStepForce: 'ignore' };
@@ -40,7 +43,8 @@ const DBBENCH_RULES: EffectRules = { toolCallsPerTurn: 'all', block: 'tool_reply
 /** DBBench over a database backend: one fresh database per episode, graded by answer or table hash. */
 export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Environment {
   const tasks = options.tasks ?? loadDbBenchSplit(options.dataDir, options.split);
-  const protocol = loadDbBenchProtocol(options.dataDir);
+  const base = loadDbBenchProtocol(options.dataDir);
+  const protocol = { systemPrompt: base.systemPrompt, tools: applyToolEdits(base.tools, options.overlay) };
   const maxRounds = options.maxRounds ?? DBBENCH_DEFAULT_MAX_ROUNDS;
   if (!Number.isInteger(maxRounds) || maxRounds < 1) {
     throw new ConfigError({ message: `maxRounds must be a positive integer, got ${maxRounds}.`, field: 'maxRounds' });
@@ -54,7 +58,8 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): En
       const task = tasks[index];
       if (!task) throw new ConfigError({ message: `Task index ${index} is outside the split (0..${tasks.length - 1}).`, field: 'tasks' });
       const session = await options.backend.openEpisode(task.table, { sqlTimeoutMs: options.sqlTimeoutMs ?? DBBENCH_SQL_TIMEOUT_MS });
-      return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading);
+      const tips = overlayTips(options.overlay, task.type);
+      return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading, tips);
     },
     close: () => options.backend.close(),
   };
@@ -73,6 +78,7 @@ class DbBenchEpisode implements EnvironmentEpisode {
     private readonly protocol: ReturnType<typeof loadDbBenchProtocol>,
     readonly maxRounds: number,
     private readonly grading: DbBenchGradingRule,
+    private readonly overlayTips: string[],
   ) {
     this.tools = protocol.tools;
     this.info = { type: data.type };
@@ -80,7 +86,7 @@ class DbBenchEpisode implements EnvironmentEpisode {
   }
 
   systemPrompt(init: { skills: string[]; toolHints: string[] }): string {
-    return buildDbBenchSystemPrompt(this.protocol.systemPrompt, init.skills, init.toolHints);
+    return buildDbBenchSystemPrompt(this.protocol.systemPrompt, [...this.overlayTips, ...init.skills], init.toolHints);
   }
 
   firstUserMessage(): string {

@@ -1,0 +1,17 @@
+import type { HookCompiler } from '../patch/index.js';
+import { compileHook, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
+import type { CompilerHandle } from './commands/validate.js';
+
+/** The real hook compiler: `compile_hook` rules run by CPython (Pyodide) inside a sandbox worker. */
+export function sandboxCompiler(pool: SandboxPool): HookCompiler {
+  return async (source, benchmark) => {
+    const verdict = await compileHook(pool, source, benchmark);
+    return verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason };
+  };
+}
+
+/** Opens a one-worker pool for validation only, closed with the handle. */
+export async function openSandboxCompiler(): Promise<CompilerHandle> {
+  const pool = await createSandboxPool({ size: 1 });
+  return { compiler: sandboxCompiler(pool), close: () => pool.close() };
+}
