@@ -23,6 +23,8 @@ export type SqlOutcome =
 
 /** One episode's private database, holding the task's table. */
 export interface DbSession {
+  /** Set when MySQL would have refused to create the task's table (e.g. an empty or duplicate column name). */
+  readonly setupError?: string | null;
   execute(sql: string): Promise<SqlOutcome>;
   /** The FC table hash over every table (sorted, `_`-joined), or null for an empty database. */
   tableHash(): Promise<string | null>;

@@ -58,6 +58,11 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): En
       const task = tasks[index];
       if (!task) throw new ConfigError({ message: `Task index ${index} is outside the split (0..${tasks.length - 1}).`, field: 'tasks' });
       const session = await options.backend.openEpisode(task.table, { sqlTimeoutMs: options.sqlTimeoutMs ?? DBBENCH_SQL_TIMEOUT_MS });
+      if (session.setupError) {
+        // AgentBench ends such a task with TASK_ERROR: the table cannot exist in MySQL, so no agent could solve it.
+        await session.dispose();
+        throw new Error(`task ${index}: the task table cannot be created: ${session.setupError}`);
+      }
       const tips = overlayTips(options.overlay, task.type);
       return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading, tips);
     },

@@ -1,0 +1,273 @@
+import Database from 'better-sqlite3';
+
+import type { PyValue, SqlOutcome } from './backend.js';
+import type { DbTable } from './dbbench-task.js';
+import { readCatalog, type Catalog } from './mysql-compat/catalog.js';
+import { mapSqliteError, MysqlError, syntaxError } from './mysql-compat/errors.js';
+import { registerGroupConcat, registerMysqlFunctions } from './mysql-compat/functions.js';
+import { answerIntrospection } from './mysql-compat/introspection.js';
+import { mysqlNumberText } from './mysql-compat/mysql-values.js';
+import { parseMysqlStatement } from './mysql-compat/parse-statement.js';
+import { quoteIdent, rewriteStatement, rewriteValueQuery, type RewriteContext } from './mysql-compat/rewrite-sql.js';
+import type { SqlType } from './mysql-compat/sql-types.js';
+import { storageToPy, toPyValue, type SqliteValue } from './mysql-compat/to-py-value.js';
+import { tokenizeMysql, type Token } from './mysql-compat/tokenize.js';
+import { transpileTokens } from './mysql-compat/transpile-tokens.js';
+import type { SqlValue } from './mysql-compat/udf-impl.js';
+import { pythonStr } from './python-repr.js';
+import { combineTableHashes, mysqlTableHash, type HashCell } from './table-hash.js';
+
+/** Options for one episode database. */
+export interface SqliteEngineOptions {
+  /** Name reported by `SELECT DATABASE()` and in error messages (MySQL's `db.table`). Default `dbbench`. */
+  databaseName?: string;
+  /** A `serialize()` image to start from instead of loading the task table (used after a timeout). */
+  image?: Buffer;
+}
+
+/** Thrown by the per-row tick when the statement's deadline has passed. */
+class StatementTimeout extends Error {
+  constructor() {
+    super('statement timed out');
+  }
+}
+
+/** Why MySQL would refuse to create the task table, or null when it can be created. */
+function tableDefinitionError(table: DbTable): MysqlError | null {
+  if (table.name === '' || table.name.endsWith(' ')) return new MysqlError(1103, '42000', `Incorrect table name '${table.name}'`);
+  if (Array.from(table.name).length > 64) return new MysqlError(1059, '42000', `Identifier name '${table.name}' is too long`);
+  const seen = new Set<string>();
+  for (const name of table.columns) {
+    if (name === '' || name.endsWith(' ')) return new MysqlError(1166, '42000', `Incorrect column name '${name}'`);
+    if (Array.from(name).length > 64) return new MysqlError(1059, '42000', `Identifier name '${name}' is too long`);
+    if (seen.has(name.toLowerCase())) return new MysqlError(1060, '42S21', `Duplicate column name '${name}'`);
+    seen.add(name.toLowerCase());
+  }
+  return null;
+}
+
+/**
+ * A synchronous MySQL-flavoured SQLite database for one episode: the task table with every column TEXT
+ * (cells inserted as the FC loader sends them, Python `str()`), statements rewritten by `mysql-compat/`,
+ * results typed as the MySQL connector would type them, and the table hash of benchmarks.md §1.5.
+ * Statements run to completion: see `sqlite-backend.ts` for how timeouts are enforced.
+ */
+export class SqliteEngine {
+  readonly database: string;
+  /** The MySQL error that made the task table impossible to create (MySQL would fail the same way), else null. */
+  readonly setupError: string | null;
+  private readonly db: Database.Database;
+  private readonly table: DbTable;
+  private readonly groupConcats = new Map<string, string>();
+  private readonly variables = new Map<string, SqlValue>();
+  private catalogCache: { version: number; catalog: Catalog } | null = null;
+  private lastChanges = 0;
+  private lastRows = 0;
+  private deadline = Number.POSITIVE_INFINITY;
+  private ticks = 0;
+
+  constructor(table: DbTable, options: SqliteEngineOptions = {}) {
+    this.table = table;
+    this.database = options.databaseName ?? 'dbbench';
+    this.db = options.image ? new Database(options.image) : new Database(':memory:');
+    registerMysqlFunctions(this.db, {
+      database: this.database,
+      connectionId: 8,
+      rowCount: () => this.lastChanges,
+      foundRows: () => this.lastRows,
+      tick: () => {
+        this.ticks += 1;
+        if ((this.ticks & 255) === 0 && performance.now() > this.deadline) throw new StatementTimeout();
+      },
+    });
+    const problem = tableDefinitionError(table);
+    this.setupError = problem ? problem.message : null;
+    if (!options.image && !problem) this.loadTable();
+  }
+
+  private loadTable(): void {
+    const { name, columns, rows } = this.table;
+    this.db.exec(`CREATE TABLE ${quoteIdent(name)} (${columns.map((c) => `${quoteIdent(c)} TEXT COLLATE NOCASE`).join(', ')})`);
+    if (columns.length === 0) return;
+    const insert = this.db.prepare(`INSERT INTO ${quoteIdent(name)} VALUES (${columns.map(() => '?').join(', ')})`);
+    this.db.transaction(() => {
+      for (const row of rows) insert.run(row.map((cell) => pythonStr(cell)));
+    })();
+  }
+
+  private catalog(): Catalog {
+    const version = this.db.pragma('schema_version', { simple: true }) as number;
+    if (!this.catalogCache || this.catalogCache.version !== version) {
+      this.catalogCache = { version, catalog: readCatalog(this.db, this.database) };
+    }
+    return this.catalogCache.catalog;
+  }
+
+  private rewriteContext(): RewriteContext {
+    return {
+      catalog: this.catalog(),
+      groupConcat: (separator) => registerGroupConcat(this.db, this.groupConcats, separator),
+      variables: this.variables,
+    };
+  }
+
+  /**
+   * Runs one agent statement with MySQL semantics. Never throws for SQL problems: they come back as errors.
+   * With `timeoutMs`, a statement still running after that long is cancelled (its changes are undone) and
+   * reported as a timeout; the check happens once per candidate row, so it covers scans, joins and
+   * recursive CTEs but not a single long call into a function.
+   */
+  execute(sql: string, timeoutMs?: number): SqlOutcome {
+    this.deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs;
+    try {
+      return { kind: 'rows', rows: this.run(sql) };
+    } catch (error) {
+      if (error instanceof StatementTimeout) return { kind: 'timeout' };
+      if (error instanceof MysqlError) return { kind: 'error', message: error.message };
+      if (error instanceof Error) return { kind: 'error', message: mapSqliteError(error.message, sql, this.database).message };
+      throw error;
+    } finally {
+      this.deadline = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  private run(sql: string): PyValue[][] {
+    const lexed = tokenizeMysql(sql);
+    if (!Array.isArray(lexed)) throw syntaxError(sql, lexed.at);
+    const tokens = lexed;
+    if (tokens.every((t) => t.kind === 'eof' || (t.kind === 'op' && t.value === ';'))) throw new MysqlError(1065, '42000', 'Query was empty');
+    const parsed = parseMysqlStatement(tokens, sql);
+    switch (parsed.kind) {
+      case 'syntax-error':
+        throw syntaxError(sql, parsed.at);
+      case 'ddl':
+        return this.runRaw(this.singleStatement(tokens, sql), sql, null);
+      case 'unsupported':
+        try {
+          return this.runRaw(this.singleStatement(tokens, sql), sql, null);
+        } catch (error) {
+          if (error instanceof Error && /syntax error|incomplete input/.test(error.message)) throw syntaxError(sql, parsed.at);
+          throw error;
+        }
+      case 'statement':
+        break;
+    }
+    const statement = parsed.statement;
+    const catalog = this.catalog();
+    const introspected = answerIntrospection(statement, catalog, (name) => this.rowCount(name));
+    if (introspected) return introspected;
+    if (statement.kind === 'set-variables') {
+      for (const a of statement.assignments) {
+        if (a.system) continue;
+        const stmt = this.db.prepare(rewriteValueQuery(a.value, this.rewriteContext())).raw(true).safeIntegers(true);
+        const row = stmt.get() as SqliteValue[] | undefined;
+        this.variables.set(a.name.toLowerCase(), (row?.[0] ?? null) as SqlValue);
+      }
+      return [];
+    }
+    const rewritten = rewriteStatement(statement, this.rewriteContext());
+    if (rewritten.kind === 'explain') {
+      return rewritten.tables.map((name, i) => [
+        { type: 'int', value: String(i + 1) },
+        'SIMPLE',
+        name,
+        null,
+        'ALL',
+        null,
+        null,
+        null,
+        null,
+        { type: 'int', value: String(catalog.tables.has(name) ? this.rowCount(name) : 1) },
+        { type: 'float', value: 100 },
+        null,
+      ]);
+    }
+    return this.runRaw(rewritten.sql, sql, rewritten.columnTypes);
+  }
+
+  /** Rejects a second statement in token-level passthrough (DDL), as MySQL without multi-statements does. */
+  private singleStatement(tokens: readonly Token[], sql: string): string {
+    const semicolon = tokens.findIndex((t) => t.kind === 'op' && t.value === ';');
+    if (semicolon >= 0) {
+      const rest = tokens.slice(semicolon + 1).filter((t) => !(t.kind === 'op' && t.value === ';'));
+      if (rest.length > 1) throw syntaxError(sql, rest[0]!.start);
+      return transpileTokens(tokens.slice(0, semicolon));
+    }
+    return transpileTokens(tokens);
+  }
+
+  private runRaw(sqliteSql: string, original: string, columnTypes: SqlType[] | null): PyValue[][] {
+    let stmt: Database.Statement;
+    try {
+      stmt = this.db.prepare(sqliteSql);
+    } catch (error) {
+      throw error instanceof Error ? mapSqliteError(error.message, original, this.database) : error;
+    }
+    try {
+      if (!stmt.reader) {
+        const info = stmt.run();
+        this.lastChanges = info.changes;
+        return [];
+      }
+      stmt.raw(true);
+      stmt.safeIntegers(true);
+      const rows = stmt.all() as SqliteValue[][];
+      this.lastRows = rows.length;
+      this.lastChanges = -1;
+      const types = columnTypes && rows[0] && rows[0].length === columnTypes.length ? columnTypes : null;
+      return rows.map((row) => row.map((value, i) => (types ? toPyValue(value, types[i]!) : storageToPy(value))));
+    } catch (error) {
+      if (error instanceof StatementTimeout || !(error instanceof Error)) throw error;
+      throw mapSqliteError(error.message, original, this.database);
+    }
+  }
+
+  private rowCount(name: string): number {
+    try {
+      return Number(this.db.prepare(`SELECT count(*) FROM ${quoteIdent(name)}`).pluck().get());
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * The FC table hash of the task table over its original columns, or null when it is empty. If the table
+   * or one of those columns no longer exists, MySQL's hash query fails; the error text is returned then,
+   * which (as in FC) never matches a stored hash.
+   */
+  tableHash(): string | null {
+    const { name, columns } = this.table;
+    let rows: SqliteValue[][];
+    try {
+      rows = this.db
+        .prepare(`SELECT ${columns.map(quoteIdent).join(', ')} FROM ${quoteIdent(name)}`)
+        .raw(true)
+        .safeIntegers(true)
+        .all() as SqliteValue[][];
+    } catch (error) {
+      return error instanceof Error ? mapSqliteError(error.message, '', this.database).message : String(error);
+    }
+    const cells = rows.map((row) =>
+      row.map((v): HashCell => {
+        if (v === null || typeof v === 'string') return v;
+        if (typeof v === 'number' || typeof v === 'bigint') return mysqlNumberText(v);
+        return v.toString('latin1');
+      }),
+    );
+    return combineTableHashes([mysqlTableHash(cells)]);
+  }
+
+  /** The whole database as bytes, to rebuild it elsewhere (`options.image`). */
+  serialize(): Buffer {
+    return this.db.serialize();
+  }
+
+  /** A token that changes whenever rows or the schema change; lets a caller notice that a statement modified the database. */
+  changeMark(): string {
+    return `${String(this.db.prepare('SELECT total_changes()').pluck().get())}/${String(this.db.pragma('schema_version', { simple: true }))}`;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
