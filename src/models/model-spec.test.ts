@@ -73,7 +73,7 @@ describe('parseModelSpec', () => {
     }
     const error = specError('gpt-4o', '--target');
     expect(error.field).toBe('--target');
-    expect(error.message).toContain("Invalid model SPEC 'gpt-4o': unknown kind 'gpt-4o'.");
+    expect(error.message).toContain("Invalid --target SPEC 'gpt-4o': unknown kind 'gpt-4o'.");
     for (const form of MODEL_SPEC_FORMS) expect(error.message).toContain(form);
   });
 

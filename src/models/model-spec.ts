@@ -86,7 +86,7 @@ export function parseModelSpec(spec: string, options: ParseModelSpecOptions = {}
   const field = options.field ?? 'model';
   const text = spec.trim();
   const fail = (problem: string, allowed: readonly string[] = MODEL_SPEC_FORMS): never => {
-    throw new ConfigError({ message: `Invalid model SPEC '${spec}': ${problem}.`, field, allowed });
+    throw new ConfigError({ message: `Invalid ${field === 'model' || field.startsWith('--') ? field : `--${field}`} SPEC '${spec}': ${problem}.`, field, allowed });
   };
 
   if (text === 'symbolic') return { kind: 'symbolic' };
