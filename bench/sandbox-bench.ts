@@ -1,0 +1,168 @@
+/**
+ * Sandbox costs: pool cold start (with and without the Pyodide memory snapshot), respawn after a kill,
+ * warm hook-call overhead (p50/p99 of one `EpisodeHooks.call` round trip, parent -> worker process ->
+ * interpreter thread -> back), and validation time per patch of the original corpus. Prints numbers only.
+ *
+ *   npx tsx bench/sandbox-bench.ts [--calls 2000] [--repeat 3]
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { resolveDataDir } from '../src/config/data-dir.js';
+import type { HookName } from '../src/episode/index.js';
+import { compileHook } from '../src/sandbox/compile-hook.js';
+import { createPythonHookProvider } from '../src/sandbox/python-hook-provider.js';
+import { createSandboxPool, type SandboxPool } from '../src/sandbox/worker-pool.js';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function summary(values: number[]): string {
+  const s = [...values].sort((a, b) => a - b);
+  const mean = s.reduce((a, b) => a + b, 0) / Math.max(1, s.length);
+  return `p50 ${quantile(s, 0.5).toFixed(3)} ms  p99 ${quantile(s, 0.99).toFixed(3)} ms  mean ${mean.toFixed(3)} ms  max ${s[s.length - 1]?.toFixed(3)} ms  (n=${s.length})`;
+}
+
+async function allReady(pool: SandboxPool): Promise<void> {
+  await pool.ready();
+  while (pool.info().workers.some((w) => w.state !== 'ready')) await new Promise((r) => setTimeout(r, 10));
+}
+
+interface CorpusPatch {
+  file: string;
+  benchmark: string;
+  hooks: Array<{ hook: HookName; code: string }>;
+}
+
+function loadCorpus(): CorpusPatch[] {
+  const root = path.join(resolveDataDir(), 'patches');
+  const patches: CorpusPatch[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.json')) {
+        const patch = JSON.parse(readFileSync(full, 'utf8')) as { benchmark?: string; actions?: Array<{ type?: string; hook?: HookName; code?: string }> };
+        const hooks = (patch.actions ?? []).filter((a) => a.type === 'add_code_hook' && typeof a.code === 'string' && a.hook);
+        if (hooks.length > 0) {
+          patches.push({ file: path.relative(root, full), benchmark: patch.benchmark ?? '', hooks: hooks.map((a) => ({ hook: a.hook!, code: a.code! })) });
+        }
+      }
+    }
+  };
+  walk(root);
+  return patches;
+}
+
+// A ctx shaped like the ALFWorld on_post_step context (about 1.7 KB of JSON).
+const CTX = {
+  task: { task_type: 'pick_heat_then_place_in_recep', target_type: 'egg', destination_type: 'countertop', goal: 'heat some egg and put it in countertop' },
+  step: 7,
+  action: { raw: 'take egg 1 from fridge 1', normalized: 'take egg 1 from fridge 1', final_action: 'take egg 1 from fridge 1' },
+  observation: 'You pick up the egg 1 from the fridge 1.',
+  world: { location: 'fridge 1', inventory: ['egg 1'], placed_count: 0, opened: ['fridge 1'], visited: ['countertop 1', 'fridge 1', 'microwave 1'] },
+  admissible: Array.from({ length: 30 }, (_, i) => `go to cabinet ${i + 1}`).concat(['examine egg 1', 'heat egg 1 with microwave 1', 'inventory', 'look']),
+  predicates: { action_not_admissible: false, repeated_action: false, text_only_loop: false, remaining_rounds_low: false },
+};
+
+const calls = Number(arg('--calls', '2000'));
+const repeat = Number(arg('--repeat', '3'));
+console.log(`sandbox bench: Node ${process.version}, ${calls} warm calls, validation repeated ${repeat}x`);
+
+// 1. Cold start.
+for (const useSnapshot of [true, false]) {
+  const started = performance.now();
+  const pool = createSandboxPool({ size: 2, useSnapshot });
+  await pool.ready();
+  const first = performance.now() - started;
+  await allReady(pool);
+  const all = performance.now() - started;
+  const info = pool.info();
+  const loads = info.workers.map((w) => `${w.fromSnapshot ? 'snapshot' : 'cold'} ${w.loadMs} ms`).join(', ');
+  console.log(
+    `cold start (${useSnapshot ? 'snapshot on' : 'snapshot off'}): first worker ready ${first.toFixed(0)} ms, pool of 2 ready ${all.toFixed(0)} ms; worker load: ${loads}` +
+      (useSnapshot ? `; snapshot ${(info.snapshot.bytes / 1048576).toFixed(1)} MiB` : ''),
+  );
+  if (useSnapshot) {
+    // Respawn after a kill: what a hook that ignores its interrupt costs the pool.
+    const victim = info.workers[0]!;
+    const t = performance.now();
+    process.kill(victim.pid!, 'SIGKILL');
+    const replaced = (): boolean => {
+      const workers = pool.info().workers;
+      return !workers.some((w) => w.pid === victim.pid) && workers.length >= 2 && workers.every((w) => w.state === 'ready');
+    };
+    while (!replaced()) await new Promise((r) => setTimeout(r, 5));
+    console.log(`respawn after SIGKILL (from snapshot): ${(performance.now() - t).toFixed(0)} ms`);
+    console.log(`isolation: ${info.network.kind}${info.network.pidNamespace ? ' + pid namespace' : ''} (${info.network.detail}); Python ${info.pythonVersion}, Pyodide ${info.pyodideVersion}`);
+  }
+  await pool.close();
+}
+
+const pool = createSandboxPool({ size: 2 });
+await allReady(pool);
+
+// 2. Warm call overhead.
+async function timeCalls(label: string, hook: HookName, code: string, ctx: Record<string, unknown>): Promise<void> {
+  const provider = await createPythonHookProvider(pool, [{ hook, code }]);
+  const episode = await provider.openEpisode();
+  for (let i = 0; i < 200; i++) await episode.call(hook, ctx);
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t = performance.now();
+    const [result] = await episode.call(hook, ctx);
+    times.push(performance.now() - t);
+    if (result !== undefined && 'fault' in result) throw new Error(`${label}: ${result.fault.kind} ${result.fault.message}`);
+  }
+  await episode.close();
+  console.log(`warm call, ${label}: ${summary(times)}`);
+}
+
+await timeCalls('trivial hook, empty ctx', 'make_pre_hint', 'def hook(ctx, nb):\n    return {"message": "x"}\n', {});
+await timeCalls('trivial hook, 1.7 KB ctx', 'make_pre_hint', 'def hook(ctx, nb):\n    return {"message": "x"}\n', CTX);
+const corpus = loadCorpus();
+const alfworld = corpus.find((p) => p.file === path.join('heldout_generalization', 'harness-r1', 'seed20260721', 'alfworld.json'));
+const postStep = alfworld?.hooks.find((h) => h.hook === 'on_post_step');
+if (postStep) await timeCalls('corpus ALFWorld on_post_step (3 helpers), 1.7 KB ctx', 'on_post_step', postStep.code, CTX);
+
+// Throughput with concurrent episodes spread over the two workers.
+{
+  const provider = await createPythonHookProvider(pool, [{ hook: 'make_pre_hint', code: 'def hook(ctx, nb):\n    return {"message": "x"}\n' }]);
+  const episodes = await Promise.all(Array.from({ length: 8 }, () => provider.openEpisode()));
+  const per = Math.floor(calls / 4);
+  const t = performance.now();
+  await Promise.all(episodes.map(async (e) => {
+    for (let i = 0; i < per; i++) await e.call('make_pre_hint', CTX);
+  }));
+  const elapsed = performance.now() - t;
+  console.log(`throughput, 8 concurrent episodes on 2 workers: ${((per * episodes.length) / (elapsed / 1000)).toFixed(0)} calls/s`);
+  await Promise.all(episodes.map((e) => e.close()));
+}
+
+// 3. Validation per patch (each repeat changes a trailing comment so no cached verdict is reused).
+const perPatch: number[] = [];
+const perHook: number[] = [];
+for (let r = 0; r < repeat; r++) {
+  for (const patch of corpus) {
+    const t = performance.now();
+    for (const h of patch.hooks) {
+      const th = performance.now();
+      const verdict = await compileHook(pool, `${h.code}\n# bench ${r}\n`, patch.benchmark);
+      perHook.push(performance.now() - th);
+      if (!verdict.ok) throw new Error(`${patch.file}: ${verdict.reason}`);
+    }
+    perPatch.push(performance.now() - t);
+  }
+}
+const hooksPerPatch = corpus.reduce((a, p) => a + p.hooks.length, 0) / corpus.length;
+console.log(`validation per patch (${corpus.length} corpus patches, ${hooksPerPatch.toFixed(1)} hooks each): ${summary(perPatch)}`);
+console.log(`validation per hook: ${summary(perHook)}`);
+
+await pool.close();

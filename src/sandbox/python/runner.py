@@ -1,0 +1,407 @@
+# Hook runtime inside Pyodide (protocol.md sections 4.1, 5.2, 5.3): compiles validated hooks into per-episode
+# namespaces that hold only the original's 25 builtins plus math, re and SequenceMatcher, runs one hook per call
+# with a deep-copied attribute-access ctx and the episode's live nb, counts traced lines, and turns the result
+# into JSON text for the host.
+#
+# The interpreter is not the security boundary (the OS process is), but it is hardened so that a hook cannot
+# reach this namespace, other episodes, or the host bridge:
+# - this namespace is never registered in sys.modules and no object handed to hook code was defined here;
+# - an audit hook, armed only while hook code runs, blocks frame access (gi_frame, tb_frame, ...), imports
+#   other than lazy codec imports, and every OS-level event (sys.settrace stays allowed: CPython itself calls
+#   it to drop a tracer that raised, e.g. when the line budget is exhausted; hook code cannot reach `sys`);
+# - `re` and `math` are per-episode facades without module attributes (the real `re` exposes `re.enum.sys`)
+#   and without `re.RegexFlag`; SequenceMatcher and re.Scanner are per-episode copies of the classes, so a hook
+#   cannot change what other episodes see.
+#
+# Names injected by the worker before this file runs: check_tree, Rejected, SAFE_BUILTIN_NAMES, PYTHON_VERSION.
+
+import builtins
+import difflib
+import json
+import math
+import re
+import reprlib
+import sys
+import types
+import warnings
+
+HOOK_FILENAME = '<hook>'
+MAX_RESULT_DEPTH = 100
+MAX_RESULT_ITEMS = 200000
+JSON_SAFE_INT = 2 ** 53
+CACHE_LIMIT = 256
+
+warnings.simplefilter('ignore')
+
+_settings = {'line_budget': 2000, 'max_result_chars': 1000000, 'unvalidated': False}
+_guard = {'armed': False}
+_compiled = {}  # (benchmark, source) -> (code object, AST node count), or the rejection reason (str)
+_episodes = {}  # episode id -> _Episode
+_traced_namespaces = set()  # id() of every live hook namespace: the tracer counts lines of frames that run in them
+
+_SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTIN_NAMES}
+
+
+class LineBudgetExceeded(BaseException):
+    """Raised by the tracer; a BaseException so that `except Exception` in a hook cannot swallow it."""
+
+
+class SandboxViolation(BaseException):
+    """Raised by the audit hook when hook code reaches for something outside the sandbox."""
+
+
+class _BadResult(Exception):
+    pass
+
+
+# ctx objects: a dict subclass with attribute reads. Defined in a namespace of its own so that even a
+# format-string read of its methods' globals (`'{0.__getattr__.__globals__}'.format(ctx)`) reveals nothing.
+_attrdict_namespace = {
+    '__builtins__': {'KeyError': KeyError, 'AttributeError': AttributeError, 'dict': dict,
+                     '__build_class__': builtins.__build_class__},
+    '__name__': 'sandbox',
+}
+exec(
+    'class AttrDict(dict):\n'
+    '    def __getattr__(self, name):\n'
+    '        try:\n'
+    '            return self[name]\n'
+    '        except KeyError:\n'
+    '            raise AttributeError(name) from None\n',
+    _attrdict_namespace,
+)
+AttrDict = _attrdict_namespace['AttrDict']
+del _attrdict_namespace
+
+
+# ----------------------------------------------------------------------------------------------- audit hook
+
+_ALLOWED_LAZY_IMPORTS = ('encodings', 'stringprep', 'unicodedata', '_codecs_', '_multibytecodec')
+_BLOCKED_EVENTS = frozenset((
+    'object.__getattr__', 'object.__setattr__', 'object.__delattr__', 'sys._getframe',
+    'sys._getframemodulename', 'sys._current_frames', 'sys._current_exceptions', 'sys.addaudithook', 'sys.excepthook', 'sys.unraisablehook',
+    'sys.set_asyncgen_hooks_firstiter', 'sys.set_asyncgen_hooks_finalizer', 'builtins.input',
+    'builtins.breakpoint', 'code.__new__', 'function.__new__', 'setopencodehook', 'time.sleep',
+))
+_BLOCKED_PREFIXES = (
+    'os.', 'subprocess.', 'socket.', 'shutil.', 'ctypes.', 'pty.', 'fcntl.', 'mmap.', 'marshal.', 'pickle.',
+    'gc.', 'sys.monitoring', 'cpython.', 'resource.', 'signal.', 'syslog.', 'tempfile.', 'glob.', 'sqlite3.',
+    'urllib.', 'http.', 'ftplib.', 'smtplib.', 'poplib.', 'imaplib.', 'nntplib.', 'webbrowser.', 'pdb.',
+    'winreg.', 'msvcrt.', 'ensurepip.', 'shelve.', 'dbm.', 'pyodide', 'js',
+)
+
+
+def _stdlib_path(value):
+    return isinstance(value, str) and value.startswith('/lib/python')
+
+
+def _audit(event, args):
+    if not _guard['armed']:
+        return
+    if event == 'import':
+        name = args[0] if args else ''
+        if isinstance(name, str) and name.startswith(_ALLOWED_LAZY_IMPORTS):
+            return
+        raise SandboxViolation('import of %r is blocked' % (name,))
+    if event == 'open':
+        if args and _stdlib_path(args[0]):
+            return
+        raise SandboxViolation('open() is blocked')
+    if event == 'compile':
+        if len(args) > 1 and _stdlib_path(args[1]):
+            return
+        raise SandboxViolation('compile() is blocked')
+    if event == 'exec':
+        code = args[0] if args else None
+        if _stdlib_path(getattr(code, 'co_filename', None)):
+            return
+        raise SandboxViolation('exec() is blocked')
+    if event in ('os.listdir', 'os.scandir'):
+        if args and _stdlib_path(args[0]):
+            return
+        raise SandboxViolation('%s is blocked' % event)
+    if event == 'object.__getattr__':
+        raise SandboxViolation('access to %r is blocked' % (args[1] if len(args) > 1 else '?',))
+    if event in _BLOCKED_EVENTS or event.startswith(_BLOCKED_PREFIXES):
+        raise SandboxViolation('%s is blocked' % event)
+
+
+# ------------------------------------------------------------------------------------------- hook namespaces
+
+# Shared Python classes a hook could reach through a facade and whose class attributes drive behaviour:
+# `re.RegexFlag.value = 0` would silently disable re.I for every episode of the worker (tested), so it is left
+# out; `re.Scanner` is copied per episode like SequenceMatcher.
+_FACADE_EXCLUDED = {'re': frozenset(('RegexFlag',))}
+_FACADE_COPIED = {'re': frozenset(('Scanner',))}
+
+
+def _module_facade(module):
+    facade = types.ModuleType(module.__name__)
+    excluded = _FACADE_EXCLUDED.get(module.__name__, frozenset())
+    copied = _FACADE_COPIED.get(module.__name__, frozenset())
+    for name in dir(module):
+        if name.startswith('_') or name in excluded:
+            continue
+        value = getattr(module, name)
+        if isinstance(value, types.ModuleType):
+            continue
+        setattr(facade, name, _class_copy(value) if name in copied else value)
+    return facade
+
+
+def _class_copy(cls):
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ('__dict__', '__weakref__')}
+    return type(cls.__name__, cls.__bases__, namespace)
+
+
+def _episode_globals_factory():
+    shared = {
+        'math': _module_facade(math),
+        're': _module_facade(re),
+        'SequenceMatcher': _class_copy(difflib.SequenceMatcher),
+    }
+    escape = _settings['unvalidated']
+
+    def make():
+        namespace = dict(shared)
+        namespace['__builtins__'] = dict(builtins.__dict__) if escape else dict(_SAFE_BUILTINS)
+        return namespace
+    return make
+
+
+def _compile(source, benchmark):
+    """(code object, AST node count) for a hook that passes section 5.1, or the rejection reason (str)."""
+    key = (benchmark, source)
+    cached = _compiled.get(key)
+    if cached is not None:
+        return cached
+    try:
+        if _settings['unvalidated']:
+            result = (compile(source, HOOK_FILENAME, 'exec', dont_inherit=True), 0)
+        else:
+            tree, node_count = check_tree(source, benchmark)
+            result = (compile(tree, HOOK_FILENAME, 'exec', dont_inherit=True), node_count)
+        namespace = _episode_globals_factory()()
+        exec(result[0], namespace)
+        if not callable(namespace.get('hook')):
+            result = 'hook must be callable'
+    except Rejected as rejected:
+        result = str(rejected)
+    except SyntaxError as error:
+        result = 'invalid syntax: %s (line %s)' % (error.msg, error.lineno)
+    except (MemoryError, RecursionError, ValueError) as error:
+        result = 'invalid syntax: %s' % _describe(error)
+    if len(_compiled) >= CACHE_LIMIT:
+        _compiled.pop(next(iter(_compiled)))
+    _compiled[key] = result
+    return result
+
+
+class _Episode:
+    __slots__ = ('nb', 'hooks', 'namespaces')
+
+    def __init__(self, hooks, namespaces):
+        self.nb = {}
+        self.hooks = hooks
+        self.namespaces = namespaces
+
+
+# ------------------------------------------------------------------------------------------------- running
+
+def _make_tracer(budget):
+    count = 0
+
+    def local(frame, event, arg):
+        nonlocal count
+        if event == 'line':
+            count += 1
+            if count > budget:
+                raise LineBudgetExceeded()
+        return local
+
+    def global_tracer(frame, event, arg):
+        # frame.f_code is an audited attribute; f_globals is not, and identifies hook frames exactly.
+        if id(frame.f_globals) in _traced_namespaces:
+            return local
+        return None
+    return global_tracer
+
+
+def _describe(error):
+    name = type(error).__name__
+    args = getattr(error, 'args', ())
+    if len(args) == 1 and isinstance(args[0], str) and not isinstance(error, KeyError):
+        text = args[0][:300]
+    elif args:
+        text = ', '.join(reprlib.repr(a) for a in args[:3])
+    else:
+        text = ''
+    return '%s: %s' % (name, text) if text else name
+
+
+def _fault(kind, message):
+    return json.dumps({'fault': {'kind': kind, 'message': message}})
+
+
+_ADDRESS_RE = re.compile(r' at 0x[0-9a-fA-F]+')
+
+
+def _marker(value):
+    try:
+        text = reprlib.repr(value)
+    except BaseException:
+        text = '<unrepresentable>'
+    return {'$pyType': type(value).__name__, 'pyRepr': _ADDRESS_RE.sub('', text)}
+
+
+def _json_key(key):
+    if isinstance(key, str):
+        return str(key)
+    if key is None or isinstance(key, (bool, int, float)):
+        return json.dumps(key)  # what json.dumps itself does with such keys (True -> "true", 1 -> "1")
+    return '$pyKey:' + _ADDRESS_RE.sub('', reprlib.repr(key))
+
+
+def _jsonable(root):
+    """An iterative copy of the result in JSON types, with non-JSON values replaced by clear markers."""
+    holder = [None]
+    stack = [(root, holder, 0, 0)]
+    items = 0
+    while stack:
+        value, parent, slot, depth = stack.pop()
+        items += 1
+        if items > MAX_RESULT_ITEMS:
+            raise _BadResult('result has more than %d values' % MAX_RESULT_ITEMS)
+        if depth > MAX_RESULT_DEPTH:
+            raise _BadResult('result is nested more than %d levels deep (or is cyclic)' % MAX_RESULT_DEPTH)
+        if value is None or value is True or value is False:
+            out = value
+        elif isinstance(value, str):
+            out = str(value)
+        elif isinstance(value, bool):
+            out = bool(value)
+        elif isinstance(value, int):
+            out = int(value) if -JSON_SAFE_INT <= value <= JSON_SAFE_INT else _big_int_marker(value)
+        elif isinstance(value, float):
+            out = float(value) if math.isfinite(value) else {'$pyType': 'float', 'pyRepr': repr(float(value))}
+        elif isinstance(value, dict):
+            out = {}
+            for key, item in list(value.items()):
+                stack.append((item, out, _json_key(key), depth + 1))
+        elif isinstance(value, (list, tuple)):
+            out = [None] * len(value)
+            for index, item in enumerate(value):
+                stack.append((item, out, index, depth + 1))
+        else:
+            out = _marker(value)
+        parent[slot] = out
+    return holder[0]
+
+
+def _big_int_marker(value):
+    try:
+        text = str(value)
+    except ValueError:
+        text = 'int with %d bits' % value.bit_length()
+    return {'$pyType': 'int', 'pyRepr': text[:200]}
+
+
+def _serialize(result):
+    try:
+        text = json.dumps({'raw': _jsonable(result)}, ensure_ascii=False, allow_nan=False, separators=(',', ':'))
+    except _BadResult as bad:
+        return _fault('bad_result', str(bad))
+    except MemoryError:
+        return _fault('memory', 'MemoryError while converting the result')
+    except Exception as error:
+        return _fault('bad_result', 'result cannot be converted to JSON: %s' % _describe(error))
+    if len(text) > _settings['max_result_chars']:
+        return _fault('bad_result', 'result is %d characters of JSON; at most %d are delivered'
+                      % (len(text), _settings['max_result_chars']))
+    return text
+
+
+def _run(function, ctx_json, nb):
+    try:
+        ctx = json.loads(ctx_json, object_hook=AttrDict)
+    except Exception as error:
+        return _fault('exception', 'ctx is not valid JSON: %s' % _describe(error))
+    tracer = _make_tracer(_settings['line_budget'])
+    sys.settrace(tracer)
+    _guard['armed'] = not _settings['unvalidated']
+    try:
+        result = function(ctx, nb)
+    finally:
+        _guard['armed'] = False
+        sys.settrace(None)
+    return _serialize(result)
+
+
+# ------------------------------------------------------------------------------------------- API for the host
+
+def configure(settings_json):
+    _settings.update(json.loads(settings_json))
+    if not _settings['unvalidated']:
+        sys.addaudithook(_audit)
+    return json.dumps({'pythonVersion': PYTHON_VERSION, 'hardened': not _settings['unvalidated']})
+
+
+def validate(source, benchmark):
+    """compile_hook(source, benchmark): the validator, then compile and the callable check (section 5.1)."""
+    compiled = _compile(source, benchmark or None)
+    if isinstance(compiled, str):
+        return json.dumps({'ok': False, 'reason': compiled})
+    return json.dumps({'ok': True, 'nodeCount': compiled[1]})
+
+
+def open_episode(episode_id, sources_json, benchmark):
+    """Installs the episode's hooks (already validated by the host; validated again here) and a fresh nb."""
+    benchmark = benchmark or None
+    sources = json.loads(sources_json)
+    make_globals = _episode_globals_factory()
+    hooks = []
+    namespaces = []
+    for source in sources:
+        compiled = _compile(source, benchmark)
+        if isinstance(compiled, str):
+            hooks.append(compiled)
+            continue
+        namespace = make_globals()
+        exec(compiled[0], namespace)
+        hooks.append(namespace['hook'])
+        namespaces.append(namespace)
+    close_episode(episode_id)
+    _episodes[episode_id] = _Episode(hooks, namespaces)
+    _traced_namespaces.update(id(n) for n in namespaces)
+    rejected = [i for i, h in enumerate(hooks) if isinstance(h, str)]
+    return json.dumps({'ok': True, 'rejected': rejected})
+
+
+def call_hook(episode_id, index, ctx_json):
+    episode = _episodes.get(episode_id)
+    if episode is None:
+        return _fault('worker_crash', 'episode %s is not open in this worker' % episode_id)
+    if not 0 <= index < len(episode.hooks):
+        return _fault('exception', 'no hook at index %d' % index)
+    function = episode.hooks[index]
+    if isinstance(function, str):
+        return _fault('compile', function)
+    try:
+        return _run(function, ctx_json, episode.nb)
+    except LineBudgetExceeded:
+        return _fault('line_budget', 'hook exceeded the %d-line budget' % _settings['line_budget'])
+    except KeyboardInterrupt:
+        return _fault('timeout', 'hook exceeded its wall-clock limit (interrupted)')
+    except MemoryError:
+        return _fault('memory', 'MemoryError: the hook ran out of sandbox memory')
+    except SandboxViolation as violation:
+        return _fault('exception', 'SandboxViolation: %s' % violation)
+    except BaseException as error:
+        return _fault('exception', _describe(error))
+
+
+def close_episode(episode_id):
+    episode = _episodes.pop(episode_id, None)
+    if episode is not None:
+        _traced_namespaces.difference_update(id(n) for n in episode.namespaces)
+    return len(_episodes)
