@@ -8,12 +8,13 @@ import { registerGroupConcat, registerMysqlFunctions } from './mysql-compat/func
 import { answerIntrospection } from './mysql-compat/introspection.js';
 import { mysqlNumberText } from './mysql-compat/mysql-values.js';
 import { parseMysqlStatement } from './mysql-compat/parse-statement.js';
-import { quoteIdent, rewriteStatement, rewriteValueQuery, type RewriteContext } from './mysql-compat/rewrite-sql.js';
+import { rewriteStatement, rewriteValueQuery, type RewriteContext } from './mysql-compat/rewrite-sql.js';
+import { quoteIdent } from './mysql-compat/sql-quote.js';
 import type { SqlType } from './mysql-compat/sql-types.js';
 import { storageToPy, toPyValue, type SqliteValue } from './mysql-compat/to-py-value.js';
 import { tokenizeMysql, type Token } from './mysql-compat/tokenize.js';
 import { transpileTokens } from './mysql-compat/transpile-tokens.js';
-import type { SqlValue } from './mysql-compat/udf-impl.js';
+import type { SqlValue } from './mysql-compat/udf/sql-value.js';
 import { pythonStr } from './python-repr.js';
 import { combineTableHashes, mysqlTableHash, type HashCell } from './table-hash.js';
 
@@ -82,7 +83,14 @@ export class SqliteEngine {
     });
     const problem = tableDefinitionError(table);
     this.setupError = problem ? problem.message : null;
-    if (!options.image && !problem) this.loadTable();
+    if (!options.image && !problem) {
+      try {
+        this.loadTable();
+      } catch (error) {
+        this.db.close();
+        throw error;
+      }
+    }
   }
 
   private loadTable(): void {

@@ -21,6 +21,12 @@ export function udfError(errno: number, sqlState: string, text: string): Error {
   return new Error(`${UDF_MARK}${errno}\u0001${sqlState}\u0001${text}`);
 }
 
+/** ER_SUBQUERY_NO_1_ROW raised from inside a UDF (the aggregate that guards a scalar subquery). */
+export function singleRowError(): Error {
+  const e = mysqlErrors.subqueryRows();
+  return udfError(e.errno, e.sqlState, e.text);
+}
+
 export function fromUdfMessage(message: string): MysqlError | null {
   const at = message.indexOf(UDF_MARK);
   if (at < 0) return null;

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 
-import { udfError } from './errors.js';
+import { singleRowError, udfError } from './errors.js';
 import { aggregateTypes, DATE, DATETIME, decimal, DOUBLE, INT, isExact, scaleOf, STRING, TIME, UNKNOWN, type SqlType } from './sql-types.js';
-import * as udf from './udf-impl.js';
-import type { SqlValue } from './udf-impl.js';
+import * as udf from './udf/index.js';
+import type { SqlValue } from './udf/index.js';
 
 /**
  * The MySQL functions the rewriter knows: how many arguments each takes, what MySQL type it returns, and
@@ -533,7 +533,7 @@ export function registerMysqlFunctions(db: Database.Database, ctx: FunctionConte
     start: () => ({ count: 0, value: null }),
     step: (acc: { count: number; value: SqlValue }, v: SqlValue) => {
       acc.count += 1;
-      if (acc.count > 1) throw udf.singleRowError();
+      if (acc.count > 1) throw singleRowError();
       acc.value = v;
       return acc;
     },

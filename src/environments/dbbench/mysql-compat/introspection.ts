@@ -2,7 +2,7 @@ import type { PyValue } from '../backend.js';
 import type { Statement } from './ast.js';
 import type { Catalog, CatalogTable } from './catalog.js';
 import { mysqlErrors } from './errors.js';
-import { like } from './udf-impl.js';
+import { like } from './udf/pattern-match.js';
 
 /**
  * Answers the introspection statements agents send, in MySQL 8's row shapes as the Python connector

@@ -1,4 +1,4 @@
-import { quoteIdent, quoteString } from './rewrite-sql.js';
+import { quoteIdent, quoteString } from './sql-quote.js';
 import type { Token } from './tokenize.js';
 
 /**
