@@ -3,7 +3,10 @@
  * the runtime's own overhead per model turn, i.e. wall time of an episode minus the time spent waiting
  * for the model (HTTP round trip to the local simulated server included in model time).
  *
- *   npx tsx bench/runtime-bench.ts [--tasks 0:60] [--repeat 3]
+ *   npx tsx bench/runtime-bench.ts [--tasks 0:60] [--repeat 3] [--latency-ms 200]
+ *
+ * It runs twice: with no model latency (the runtime's own cost) and with a fixed per-turn latency, where
+ * concurrency pays off as it does against a real server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,13 +27,13 @@ function arg(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
 
-async function measure(concurrency: number, tasks: number[], dataDir: string) {
+async function measure(concurrency: number, tasks: number[], dataDir: string, spec: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'harness-bench-'));
   const environment = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
-  const target = await resolveTarget('sim:dbbench?seed=1', { dataDir });
+  const target = await resolveTarget(spec, { dataDir });
   const store = RunStore.create(dir, {
     schemaVersion: RUN_MANIFEST_VERSION, runId: 'bench', createdAt: new Date().toISOString(), bench: 'dbbench', split: 'dev',
-    taskIndices: tasks, target: { spec: 'sim:dbbench?seed=1', label: target.model.label, simulated: true }, patch: null, options: {},
+    taskIndices: tasks, target: { spec, label: target.model.label, simulated: true }, patch: null, options: {},
   });
   const timings: { total: number; model: number; turns: number }[] = [];
   const started = performance.now();
@@ -56,18 +59,22 @@ const dataDir = resolveDataDir();
 const tasks = parseTaskRange(arg('--tasks', '0:60'), 60);
 const repeat = Number(arg('--repeat', '3'));
 console.log(`runtime bench: DBBench dev, ${tasks.length} tasks, simulated target over local HTTP, SQLite backend, best of ${repeat}`);
-const results: Record<number, Awaited<ReturnType<typeof measure>>> = {};
-for (const concurrency of [1, 8]) {
-  let best: Awaited<ReturnType<typeof measure>> | undefined;
-  for (let i = 0; i < repeat; i++) {
-    const r = await measure(concurrency, tasks, dataDir);
-    if (!best || r.wall < best.wall) best = r;
+for (const latency of [0, Number(arg('--latency-ms', '200'))]) {
+  const spec = latency > 0 ? `sim:dbbench?seed=1&latency_ms=${latency}` : 'sim:dbbench?seed=1';
+  console.log(latency > 0 ? `-- with ${latency} ms of model latency per turn (a real server's scale):` : '-- no model latency (the runtime alone):');
+  const results: Record<number, Awaited<ReturnType<typeof measure>>> = {};
+  for (const concurrency of [1, 8]) {
+    let best: Awaited<ReturnType<typeof measure>> | undefined;
+    for (let i = 0; i < repeat; i++) {
+      const r = await measure(concurrency, tasks, dataDir, spec);
+      if (!best || r.wall < best.wall) best = r;
+    }
+    results[concurrency] = best!;
+    const r = best!;
+    console.log(
+      `concurrency ${concurrency}: ${(r.episodes / (r.wall / 1000)).toFixed(1)} episodes/s, ${r.turns} model turns, ` +
+        `runtime overhead ${r.overheadPerTurnMs.toFixed(3)} ms/turn (excl. model), model ${r.modelPerTurnMs.toFixed(3)} ms/turn`,
+    );
   }
-  results[concurrency] = best!;
-  const r = best!;
-  console.log(
-    `concurrency ${concurrency}: ${(r.episodes / (r.wall / 1000)).toFixed(1)} episodes/s, ${r.turns} model turns, ` +
-      `runtime overhead ${r.overheadPerTurnMs.toFixed(3)} ms/turn (excl. model), model ${r.modelPerTurnMs.toFixed(3)} ms/turn`,
-  );
+  console.log(`speed-up at concurrency 8: ${((results[8]!.episodes / results[8]!.wall) / (results[1]!.episodes / results[1]!.wall)).toFixed(2)}x`);
 }
-console.log(`speed-up at concurrency 8: ${((results[8]!.episodes / results[8]!.wall) / (results[1]!.episodes / results[1]!.wall)).toFixed(2)}x`);

@@ -31,14 +31,19 @@ export async function resolveTarget(spec: string, context: { dataDir?: string } 
         throw new ConfigError({ message: `There is no simulated target for '${parsed.bench}' yet.`, field: 'target', allowed: ['sim:dbbench'] });
       }
       if (!context.dataDir) throw new ConfigError({ message: 'The simulated target needs the data directory.', field: 'dataDir' });
+      const { latency_ms: latencyText, ...simParams } = parsed.params;
+      const latencyMs = latencyText === undefined ? 0 : Number(latencyText);
+      if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
+        throw new ConfigError({ message: `latency_ms must be an integer number of milliseconds (0..600000), got '${latencyText}'.`, field: 'target' });
+      }
       const query = new URLSearchParams(parsed.params).toString();
-      const handler = createDbBenchSimHandler({ dataDir: context.dataDir, ...parseDbBenchSimQuery(query) });
+      const handler = createDbBenchSimHandler({ dataDir: context.dataDir, ...parseDbBenchSimQuery(new URLSearchParams(simParams)) });
       const server = await startFakeOpenAIServer({
         recordRequests: false,
         models: ['sim-dbbench'],
         handler: (request) => {
           const reply = toSimHttpReply(handler(request));
-          return { kind: 'raw', status: reply.status, body: reply.body as Record<string, unknown> };
+          return { kind: 'raw', status: reply.status, body: reply.body as Record<string, unknown>, ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) };
         },
       });
       const label = `sim:dbbench?${query || 'seed=0'} (simulated target)`;

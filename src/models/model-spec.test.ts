@@ -104,6 +104,6 @@ describe('parseModelSpec', () => {
     expect(bench.allowed).toEqual(['dbbench', 'alfworld', 'webshop']);
     expect(specError('sim:dbbench?seed=-1').message).toContain('seed must be an integer >= 0');
     expect(specError('sim:dbbench?faults=').message).toContain('faults is empty');
-    expect(specError('sim:dbbench?rate=1').allowed).toEqual(['seed', 'faults', 'comply', 'split']);
+    expect(specError('sim:dbbench?rate=1').allowed).toEqual(['seed', 'faults', 'comply', 'split', 'latency_ms']);
   });
 });

@@ -15,7 +15,8 @@
  *   - `key_env` = name of the environment variable holding the API key (default OPENAI_API_KEY)
  *
  *   Example: `openai:http://localhost:8000/v1#Qwen/Qwen3-8B?reasoning=reasoning_content&temperature=0`.
- * - `sim:<bench>[?seed=<n>&faults=<list>&comply=<p>&split=<name>]` — a simulated target; only parsed here, built by the simulation.
+ * - `sim:<bench>[?seed=<n>&faults=<list>&comply=<p>&split=<name>&latency_ms=<n>]` — a simulated target; only parsed here,
+ *   built by the simulation (`latency_ms` delays every answer, to emulate a real server's latency).
  * - `scripted:<file>` — a scripted model file (see `loadScriptedModelFile`).
  * - `symbolic` — the built-in symbolic engineer.
  */
@@ -74,7 +75,7 @@ export const OPENAI_SPEC_OPTIONS: readonly string[] = [
   'key_env',
 ];
 
-const SIM_SPEC_OPTIONS: readonly string[] = ['seed', 'faults', 'comply', 'split'];
+const SIM_SPEC_OPTIONS: readonly string[] = ['seed', 'faults', 'comply', 'split', 'latency_ms'];
 
 export interface ParseModelSpecOptions {
   /** The flag or config key the SPEC came from, for error messages. Default `model`. */
