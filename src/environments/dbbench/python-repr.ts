@@ -1,3 +1,4 @@
+import { pyFloatRepr, pyStringRepr } from '../../python/python-text.js';
 import type { PyValue } from './backend.js';
 
 /**
@@ -5,32 +6,12 @@ import type { PyValue } from './backend.js';
  * sees matches `str(cursor.fetchall())` character for character.
  */
 
-// Python's str.isprintable() is false for these categories (the ASCII space is the one exception).
-const NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
-
 function hex(code: number, width: number): string {
   return code.toString(16).padStart(width, '0');
 }
 
 /** `repr(s)` for a Python `str`: quote choice, backslash escapes and non-printable escapes. */
-export function pyReprStr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const code = ch.codePointAt(0)!;
-    if (ch === quote || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (code < 0x20 || code === 0x7f) out += `\\x${hex(code, 2)}`;
-    else if (code < 0x7f) out += ch;
-    else if (!NON_PRINTABLE.test(ch)) out += ch;
-    else if (code <= 0xff) out += `\\x${hex(code, 2)}`;
-    else if (code <= 0xffff) out += `\\u${hex(code, 4)}`;
-    else out += `\\U${hex(code, 8)}`;
-  }
-  return out + quote;
-}
+export const pyReprStr: (s: string) => string = pyStringRepr;
 
 /** `repr(b)` for Python `bytes`; each char code of `latin1` (0–255) is one byte. */
 export function pyReprBytes(latin1: string): string {
@@ -56,21 +37,7 @@ export function shortestDigits(value: number): { digits: string; decpt: number }
 }
 
 /** `repr(x)` for a Python float: `167.0`, `1e+16`, `1e-05`, `-0.0`, `inf`, `nan`. */
-export function pyReprFloat(value: number): string {
-  if (Number.isNaN(value)) return 'nan';
-  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
-  if (value === 0) return `${sign}0.0`;
-  const { digits, decpt } = shortestDigits(value);
-  if (decpt > -4 && decpt <= 16) {
-    if (decpt <= 0) return `${sign}0.${'0'.repeat(-decpt)}${digits}`;
-    if (decpt >= digits.length) return `${sign}${digits}${'0'.repeat(decpt - digits.length)}.0`;
-    return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
-  }
-  const exp = decpt - 1;
-  const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-  return `${sign}${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-}
+export const pyReprFloat: (value: number) => string = pyFloatRepr;
 
 /** `str(Decimal(text))`: Python's to-scientific-string rule for a plain decimal numeral such as `-12.50`. */
 export function pyDecimalStr(text: string): string {
