@@ -18,7 +18,7 @@ function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : [];
 }
 
-const ARGS = ['run', '--bench', 'dbbench', '--split', 'dev', '--tasks', '0:24', '--target', 'sim:dbbench?seed=7', '--concurrency', '3'];
+const ARGS = ['run', '--bench', 'dbbench', '--split', 'dev', '--tasks', '0:24', '--target', 'sim:dbbench?seed=7&latency_ms=40', '--concurrency', '3'];
 
 describe('a run killed with SIGKILL resumes with nothing lost and nothing duplicated', () => {
   it('matches an uninterrupted run record for record', async () => {
@@ -62,7 +62,7 @@ describe('a run killed with SIGKILL resumes with nothing lost and nothing duplic
   it('refuses to resume with different settings and exits 2', async () => {
     const dir = path.join(tempDir(), 'mismatch');
     expect((await runCli([...ARGS.slice(0, 6), '0:2', ...ARGS.slice(7), '--run-dir', dir])).code).toBe(0);
-    const other = await runCli(['run', '--bench', 'dbbench', '--split', 'dev', '--tasks', '0:3', '--target', 'sim:dbbench?seed=7', '--run-dir', dir, '--resume']);
+    const other = await runCli(['run', '--bench', 'dbbench', '--split', 'dev', '--tasks', '0:3', '--target', 'sim:dbbench?seed=7&latency_ms=40', '--run-dir', dir, '--resume']);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/Cannot resume/);
   });
