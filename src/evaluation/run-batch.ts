@@ -25,6 +25,8 @@ export interface RunBatchOptions {
   onProgress?: (progress: BatchProgress) => void;
   /** Stops scheduling new episodes; running ones finish and are recorded. */
   signal?: AbortSignal;
+  /** Play again the tasks whose recorded episode ended in an infrastructure failure. */
+  retryInfra?: boolean;
 }
 
 export interface RunBatchResult {
@@ -41,7 +43,7 @@ export interface RunBatchResult {
  */
 export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult> {
   const { store, taskIndices } = options;
-  const pending = taskIndices.filter((i) => !store.isDone(i));
+  const pending = taskIndices.filter((i) => !store.isDone(i, options.retryInfra));
   const total = taskIndices.length;
   let done = total - pending.length;
   options.onProgress?.({ done, total });

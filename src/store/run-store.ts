@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { ConfigError, EPISODE_RECORD_VERSION, type EpisodeRecord } from '../episode/index.js';
+import { ConfigError, EPISODE_RECORD_VERSION, isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
 import { JsonlLog } from './jsonl-log.js';
 import { RUN_MANIFEST_VERSION, manifestIdentity, type RunManifest } from './run-manifest.js';
 
@@ -38,7 +38,9 @@ export class RunStore {
       if (record.schemaVersion !== EPISODE_RECORD_VERSION) {
         throw new ConfigError({ message: `${dir}: episode record version ${String(record.schemaVersion)} is not supported (expected ${EPISODE_RECORD_VERSION}).`, field: 'runDir' });
       }
-      if (!this.done.has(record.task.index)) this.done.set(record.task.index, record);
+      // A task is recorded once, except that an infrastructure failure may be followed by a retry, which wins.
+      const earlier = this.done.get(record.task.index);
+      if (!earlier || isInfraOutcome(earlier.outcome)) this.done.set(record.task.index, record);
     }
     this.db = new Database(path.join(dir, 'index.sqlite'));
     this.db.pragma('journal_mode = WAL');
@@ -85,17 +87,23 @@ export class RunStore {
     return existsSync(path.join(dir, 'run.json'));
   }
 
-  isDone(index: number): boolean {
-    return this.done.has(index);
+  /**
+   * Whether a task needs no more playing. With `retryInfra`, a task whose episode ended in an
+   * infrastructure failure (model_error, env_error, hook_fault) is played again.
+   */
+  isDone(index: number, retryInfra = false): boolean {
+    const record = this.done.get(index);
+    return record !== undefined && !(retryInfra && isInfraOutcome(record.outcome));
   }
 
-  /** Appends one finished episode. A second record for the same task is refused (never duplicated). */
+  /** Appends one finished episode. A task is never recorded twice, except to replace an infrastructure failure. */
   append(record: EpisodeRecord, timing: Omit<EpisodeTiming, 'index'>): void {
-    if (this.done.has(record.task.index)) return;
+    const earlier = this.done.get(record.task.index);
+    if (earlier && !isInfraOutcome(earlier.outcome)) return;
     this.episodes.append(record);
     this.timings.append({ index: record.task.index, ...timing });
     this.done.set(record.task.index, record);
-    this.db.prepare('INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?)').run(...indexRow(record));
+    this.db.prepare('INSERT OR REPLACE INTO episodes VALUES (?, ?, ?, ?, ?, ?)').run(...indexRow(record));
   }
 
   /** Records in task order (completion order varies with concurrency; this does not). */

@@ -39,6 +39,8 @@ export interface RunCommandOptions {
   patchFile?: string;
   /** Wall-clock limit of one hook call in milliseconds (default 50, as the original). */
   hookTimeoutMs?: number;
+  /** With --resume: play again the tasks that ended in an infrastructure failure (model/env/hook). */
+  retryInfra?: boolean;
   /** Extra lines printed before the summary (the demo uses it to say the target is simulated). */
   banner?: string;
 }
@@ -114,6 +116,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
       concurrency: o.concurrency,
       onProgress: (p) => progress.update(p),
       signal: controller.signal,
+      ...(o.retryInfra ? { retryInfra: true } : {}),
     });
     progress.stop();
     const records = result.records.filter((r) => taskIndices.includes(r.task.index));
@@ -153,6 +156,7 @@ export function registerRunCommand(program: Command): void {
     .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 1)
     .option('--run-dir <dir>', 'where the run is recorded (default runs/<bench>-<split>-<time>)')
     .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
+    .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)', (v) => Number(v))
     .option('--backend <name>', 'dbbench database: sqlite (default) or mariadb')
@@ -188,6 +192,7 @@ Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed
         ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds as number } : {}),
         ...(opts.grading !== undefined ? { grading: String(opts.grading) } : {}),
         ...(opts.patch !== undefined ? { patchFile: String(opts.patch) } : {}),
+        ...(opts.retryInfra ? { retryInfra: true } : {}),
         ...(opts.hookTimeoutMs !== undefined ? { hookTimeoutMs: opts.hookTimeoutMs as number } : {}),
       });
     });
