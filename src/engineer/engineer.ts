@@ -1,0 +1,49 @@
+import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
+import type { Benchmark, ResponseProtocol } from '../patch/index.js';
+
+/**
+ * What an engineer sees about one batch: the baseline episodes of the frozen target on the batch's tasks.
+ * Engineers must build their evidence only from what the target saw and did (messages, steps, outcome,
+ * reward, hook trace) — never from `EpisodeRecord.detail`, which holds grader verdicts that can quote
+ * ground truth.
+ */
+export interface EngineerInput {
+  bench: Benchmark;
+  /** Stable name of the batch, e.g. `batch_000`. */
+  batchTag: string;
+  split: string;
+  taskIndices: number[];
+  /** Baseline episodes of every task in the batch, in task order. */
+  episodes: EpisodeRecord[];
+  /** Reward at or above which a task passes (default 1.0). */
+  passThreshold: number;
+}
+
+/** What the engineer produced, before any validation. */
+export type EngineerProposal =
+  /** An LLM answer: the text to extract the patch from with the given response protocol. */
+  | { kind: 'response'; text: string; protocol: ResponseProtocol }
+  /** A patch object written directly (the symbolic engineer). */
+  | { kind: 'patch'; patch: unknown };
+
+export type EngineerResult =
+  | {
+      status: 'ok';
+      proposal: EngineerProposal;
+      /** The prompt sent (LLM engineers), for the batch's artifacts. */
+      prompt?: ChatMessage[];
+      /** Raw content and reasoning as returned, for the artifacts. */
+      raw?: { content: string | null; reasoning?: string };
+      /** Free-form facts about how the proposal was made (signatures found, templates used, ...). */
+      notes?: string[];
+    }
+  /** The engineer could not answer (request failed after retries, empty answer): scored as no patch. */
+  | { status: 'request_failed'; detail: string; prompt?: ChatMessage[] };
+
+/** A harness engineer: reads a batch's failures and proposes one patch. */
+export interface Engineer {
+  readonly label: string;
+  /** True for the built-in symbolic engineer, so every output built from it can say so. */
+  readonly symbolic: boolean;
+  propose(input: EngineerInput): Promise<EngineerResult>;
+}

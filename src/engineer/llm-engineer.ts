@@ -1,0 +1,118 @@
+/**
+ * The single-shot LLM engineer of Harness-R1 (protocol.md §1.3 step 3, §2.7): one chat completion per
+ * batch, on the prompt of `engineer-prompt.ts`.
+ *
+ * With `prefill_think_patch` the request ends with an assistant message `<think>\n` that the server must
+ * continue rather than answer. The ChatModel does not do that by itself: the caller must create it with
+ * `createOpenAICompatibleModel({ ..., continueFinalMessage: true })` (vLLM/SGLang then get
+ * `continue_final_message: true, add_generation_prompt: false`), and for Qwen-style thinking templates
+ * `chatTemplateKwargs: { enable_thinking: true }`; the reference also sends `top_p: 1.0` (`extraBody`).
+ * Without `continueFinalMessage`, the server opens a new assistant turn after the prefill and the answer
+ * usually starts with its own `<think>`, which the prefill extractor rejects.
+ *
+ * Expected failures are values: a request that fails after the model's retries, or an answer that stays
+ * empty after one more try, gives `{ status: 'request_failed' }` (scored as no patch). Only
+ * misconfiguration throws (a benchmark without a prompt yet: `EngineerFormatUnavailableError`).
+ */
+import { isModelCallError, type ChatModel, type ChatResponse } from '../models/chat-model.js';
+import { reassembleEngineerText, type ReassembleOptions } from '../patch/index.js';
+import type { ChatMessage } from '../episode/index.js';
+import type { Engineer, EngineerInput, EngineerResult } from './engineer.js';
+import { buildEngineerPrompt, type EngineerPromptProtocol } from './engineer-prompt.js';
+import type { PacketLimitsByBench } from './packet-limits.js';
+import type { PreviousAttempt } from './revision-context.js';
+
+export const DEFAULT_ENGINEER_MAX_TOKENS = 12288;
+export const DEFAULT_ENGINEER_TEMPERATURE = 0;
+
+export interface LlmEngineerOptions {
+  model: ChatModel;
+  protocol: EngineerPromptProtocol;
+  /** Response budget. Default 12288 (the reference eval and RL setting). */
+  maxTokens?: number;
+  /** Default 0 (reference eval). RL rollouts use 0.7. */
+  temperature?: number;
+  /**
+   * A previous attempt for the second pass (§2.8): one attempt, or a lookup by batch. When it yields an
+   * attempt, the revision context is appended after the evidence.
+   */
+  revision?: PreviousAttempt | ((input: EngineerInput) => PreviousAttempt | undefined);
+  /**
+   * Further tries when the answer is empty (no content and no reasoning). Default 1, as the original's
+   * DBBench evaluator.
+   */
+  emptyResponseRetries?: number;
+  /**
+   * How reasoning and content are joined when the server splits them (§2.3). `prefill_aware` (default)
+   * rebuilds `reasoning + "\n</think>\n" + content` for the prefill protocol, as the WebShop/ALFWorld
+   * evaluators do; `dbbench_original` reproduces the DBBench evaluator, whose prefill answers then start
+   * with `<think>` and are rejected.
+   */
+  reassembly?: 'prefill_aware' | 'dbbench_original';
+  /** Failure-packet budget overrides. */
+  packetLimits?: Partial<PacketLimitsByBench['dbbench']>;
+  signal?: AbortSignal;
+  /** Default `llm:<model label>`. */
+  label?: string;
+}
+
+function isEmpty(text: string): boolean {
+  return text.trim() === '';
+}
+
+export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
+  const maxTokens = options.maxTokens ?? DEFAULT_ENGINEER_MAX_TOKENS;
+  const temperature = options.temperature ?? DEFAULT_ENGINEER_TEMPERATURE;
+  const emptyRetries = Math.max(0, options.emptyResponseRetries ?? 1);
+  const reassembly: ReassembleOptions = {
+    protocol: options.protocol,
+    variant: options.reassembly === 'dbbench_original' ? 'dbbench' : 'webshop_alfworld',
+  };
+
+  return {
+    label: options.label ?? `llm:${options.model.label}`,
+    symbolic: false,
+
+    async propose(input: EngineerInput): Promise<EngineerResult> {
+      const previous = typeof options.revision === 'function' ? options.revision(input) : options.revision;
+      const { prompt, packet } = buildEngineerPrompt(input, {
+        protocol: options.protocol,
+        ...(options.packetLimits === undefined ? {} : { packetLimits: options.packetLimits }),
+        ...(previous === undefined ? {} : { previous }),
+      });
+      const messages: ChatMessage[] = prompt.prefill === undefined ? prompt.messages : [...prompt.messages, { role: 'assistant', content: prompt.prefill }];
+      const notes = [
+        `prompt ${prompt.version} ${prompt.bench}/${prompt.protocol} static-prefix sha256 ${prompt.staticPrefixSha256}`,
+        `packet ${packet.format}: ${packet.stats.included} of ${packet.stats.failures} failure traces, ${packet.stats.excluded.total} infrastructure-failed episode(s) excluded${packet.stats.truncated ? ', truncated' : ''}`,
+      ];
+      if (previous !== undefined) notes.push('second-pass revision context included');
+
+      let response: ChatResponse | undefined;
+      let text = '';
+      const attempts = 1 + emptyRetries;
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        try {
+          response = await options.model.complete({ messages, temperature, maxTokens, ...(options.signal ? { signal: options.signal } : {}) });
+        } catch (error) {
+          if (!isModelCallError(error)) throw error;
+          return { status: 'request_failed', detail: `engineer request failed: ${error.message}`, prompt: messages };
+        }
+        text = reassembleEngineerText({ content: response.message.content, reasoning: response.message.reasoning ?? null }, reassembly);
+        if (!isEmpty(text)) break;
+        if (attempt < attempts) notes.push(`empty response on attempt ${attempt}; asked again`);
+      }
+      if (response === undefined || isEmpty(text)) {
+        return { status: 'request_failed', detail: `engineer returned an empty response ${attempts} time(s)`, prompt: messages };
+      }
+      if (response.finishReason === 'length') notes.push(`response stopped at max_tokens (${maxTokens})`);
+      if (response.message.toolCalls.length > 0) notes.push(`response carried ${response.message.toolCalls.length} tool call(s); ignored`);
+      return {
+        status: 'ok',
+        proposal: { kind: 'response', text, protocol: options.protocol },
+        prompt: messages,
+        raw: { content: response.message.content, ...(response.message.reasoning === undefined ? {} : { reasoning: response.message.reasoning }) },
+        notes,
+      };
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { PROJECT_ROOT } from '../config/data-dir.js';
+import {
+  PROMPT_TEMPLATE_DIR,
+  PROMPT_TEMPLATE_SHA256,
+  PROMPT_VERSION,
+  checkTemplateBytes,
+  fillTemplate,
+  loadPromptTemplate,
+  templatePlaceholders,
+  type PromptTemplateName,
+} from './prompt-templates.js';
+
+const NAMES = Object.keys(PROMPT_TEMPLATE_SHA256) as PromptTemplateName[];
+
+describe('engineer prompt templates', () => {
+  it('pins every template file of the prompts folder, and each one loads under its pin', () => {
+    const files = readdirSync(PROMPT_TEMPLATE_DIR).filter((f) => f.endsWith('.md')).sort();
+    expect(files).toEqual([...NAMES].sort());
+    expect(PROMPT_VERSION).toBe('harness-r1-engineer-prompt-v1');
+    for (const name of NAMES) {
+      const text = loadPromptTemplate(name);
+      expect(text.length, name).toBeGreaterThan(0);
+      expect(text.endsWith('\n'), name).toBe(false);
+    }
+  });
+
+  it('refuses a template whose bytes differ from the pin by a single character', () => {
+    const name: PromptTemplateName = 'dbbench-schema.v1.md';
+    const bytes = readFileSync(path.join(PROMPT_TEMPLATE_DIR, name));
+    expect(checkTemplateBytes(name, bytes)).toBe(loadPromptTemplate(name));
+    const edited = Buffer.from(bytes.toString('utf8').replace('at most 8000', 'at most 8001'));
+    expect(() => checkTemplateBytes(name, edited)).toThrow(/changed .*bump PROMPT_VERSION/);
+    const crlf = Buffer.from(bytes.toString('utf8').replace(/\n/g, '\r\n'));
+    expect(() => checkTemplateBytes(name, crlf)).toThrow(/changed/);
+  });
+
+  it('fills placeholders in one pass and fails on unknown or unused ones', () => {
+    expect(fillTemplate('a {{x}} b {{y}} {{x}}', { x: '1', y: '{{x}}' })).toBe('a 1 b {{x}} 1');
+    expect(() => fillTemplate('a {{x}} {{z}}', { x: '1' }, 't.md')).toThrow('Engineer prompt t.md has placeholders without a value: {{z}}.');
+    expect(() => fillTemplate('a {{x}}', { x: '1', extra: '2' }, 't.md')).toThrow(/has no placeholder for: extra/);
+    expect(templatePlaceholders(loadPromptTemplate('dbbench-user-prefill.v1.md'))).toEqual(['schema', 'runtime_context', 'evidence_marker', 'evidence']);
+    expect(templatePlaceholders(loadPromptTemplate('dbbench-schema.v1.md'))).toEqual(['output_contract']);
+  });
+
+  it('is written in the project\'s own words: no run of 10 words is copied from protocol.md', () => {
+    const file = path.join(PROJECT_ROOT, '..', 'shared', 'docs', 'protocol.md');
+    let source: string;
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch {
+      return; // The shared docs are not beside this checkout; nothing to compare against.
+    }
+    const words = (text: string) => text.toLowerCase().match(/[a-z0-9_]+/g) ?? [];
+    const grams = (list: string[]) => new Set(list.slice(0, Math.max(0, list.length - 9)).map((_, i) => list.slice(i, i + 10).join(' ')));
+    const reference = grams(words(source));
+    for (const name of NAMES) {
+      const copied = [...grams(words(loadPromptTemplate(name)))].filter((g) => reference.has(g));
+      expect(copied, name).toEqual([]);
+    }
+  });
+});

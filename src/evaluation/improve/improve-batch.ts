@@ -1,0 +1,208 @@
+import path from 'node:path';
+
+import type { EpisodeRecord } from '../../episode/index.js';
+import { isInfraOutcome } from '../../episode/index.js';
+import type { Engineer, EngineerResult } from '../../engineer/engineer.js';
+import type { Environment } from '../../environments/environment.js';
+import type { DbBenchOverlay } from '../../environments/dbbench/legacy-overlay.js';
+import type { ChatModel } from '../../models/chat-model.js';
+import { describeRejection, noPatchStatus, validateEngineerResponse, validatePatch, type Benchmark, type HarnessPatch, type HookCompiler, type PatchVerdict } from '../../patch/index.js';
+import { createPythonHookProvider, type SandboxPool } from '../../sandbox/index.js';
+import { RUN_MANIFEST_VERSION } from '../../store/run-manifest.js';
+import { RunStore } from '../../store/run-store.js';
+import { runBatch } from '../run-batch.js';
+import { readJsonArtifact, writeArtifact, writeJsonArtifact } from './artifact-files.js';
+import { computeBatchReward, type BatchReward, type RewardMetric } from './batch-reward.js';
+import type { Batch } from './batches.js';
+import type { EvalStatus } from './eval-status.js';
+import { rerunCacheKey } from './rerun-cache-key.js';
+
+export const BATCH_RESULT_VERSION = 1 as const;
+
+/** Everything one batch needs; shared by all batches of an `improve` run. */
+export interface ImproveContext {
+  bench: Benchmark;
+  split: string;
+  rootDir: string;
+  /** A fresh environment for a rerun, with the patch's legacy overlay when it has one. */
+  openEnvironment(overlay?: DbBenchOverlay): Promise<Environment>;
+  target: ChatModel;
+  engineer: Engineer;
+  compiler: HookCompiler;
+  pool: SandboxPool;
+  concurrency: number;
+  threshold: number;
+  metric: RewardMetric;
+  /** Reruns of episodes that ended in an infrastructure failure (bounded; never "until positive"). */
+  maxInfraRetries: number;
+  /** What changes a rerun's meaning besides the patch and the batch (target, options); part of the cache key. */
+  rerunContext: Record<string, unknown>;
+  onProgress?: (event: ImproveEvent) => void;
+}
+
+export type ImproveEvent =
+  | { kind: 'stage'; batchTag: string; stage: 'engineer' | 'validate' | 'rerun' | 'done'; detail?: string }
+  | { kind: 'episode'; batchTag: string; done: number; total: number };
+
+/** The persisted outcome of one batch (`<run>/batches/<tag>/result.json`). */
+export interface BatchResult {
+  schemaVersion: typeof BATCH_RESULT_VERSION;
+  batchTag: string;
+  taskIndices: number[];
+  status: EvalStatus;
+  validPatch: boolean;
+  /** Tasks left out because their baseline episode itself failed for infrastructure reasons. */
+  excludedTasks: number[];
+  baseline: { pass: number; rewards: Record<string, number> };
+  patched: { pass: number; rewards: Record<string, number> } | null;
+  /** The reward actually credited: the delta when `scored`, 0 otherwise (`raw` keeps the measured delta). */
+  reward: { score: number; metric: RewardMetric; raw: BatchReward | null };
+  hookEffects: Record<string, number>;
+  hookFaults: number;
+  engineer: { label: string; symbolic: boolean };
+  rejection: string | null;
+  rerun: { cacheKey: string; cacheHit: boolean; attempts: number; infraFailures: number } | null;
+  notes: string[];
+}
+
+/**
+ * One batch of the Harness-R1 loop: baseline episodes → engineer → validation → install + rerun → reward,
+ * each stage leaving a file in `<run>/batches/<tag>/`, so a killed run resumes where it stopped. Reruns
+ * live in `<run>/reruns/<cache key>/`: identical patches for the same batch share one.
+ */
+export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRecords: ReadonlyMap<number, EpisodeRecord>): Promise<BatchResult> {
+  const dir = path.join(ctx.rootDir, 'batches', batch.tag);
+  const done = readJsonArtifact<BatchResult>(path.join(dir, 'result.json'));
+  if (done?.schemaVersion === BATCH_RESULT_VERSION) return done;
+
+  const episodes = batch.taskIndices.map((i) => baselineRecords.get(i)).filter((r): r is EpisodeRecord => r !== undefined);
+  const usable = episodes.filter((r) => !isInfraOutcome(r.outcome));
+  const excludedTasks = batch.taskIndices.filter((i) => !usable.some((r) => r.task.index === i));
+  const baselineRewards = new Map(usable.map((r) => [r.task.index, r.reward]));
+  const base = {
+    schemaVersion: BATCH_RESULT_VERSION,
+    batchTag: batch.tag,
+    taskIndices: batch.taskIndices,
+    excludedTasks,
+    baseline: { pass: [...baselineRewards.values()].filter((r) => r >= ctx.threshold).length, rewards: Object.fromEntries(baselineRewards) },
+    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.symbolic },
+  };
+  const finish = (result: Omit<BatchResult, keyof typeof base>): BatchResult => {
+    const full: BatchResult = { ...base, ...result };
+    writeJsonArtifact(path.join(dir, 'result.json'), full);
+    ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'done', detail: full.status });
+    return full;
+  };
+  const noScore = (status: EvalStatus, extra: Partial<BatchResult> = {}) =>
+    finish({ status, validPatch: false, patched: null, reward: { score: 0, metric: ctx.metric, raw: null }, hookEffects: {}, hookFaults: 0, rejection: null, rerun: null, notes: [], ...extra });
+
+  writeJsonArtifact(path.join(dir, 'metadata.json'), { ...base, split: ctx.split, target: ctx.target.label, targetSimulated: ctx.target.simulated, threshold: ctx.threshold, metric: ctx.metric });
+  if (usable.every((r) => r.reward >= ctx.threshold)) return noScore('no_failures');
+
+  // Engineer (its answer is kept, so a resumed run never asks twice).
+  let proposal = readJsonArtifact<EngineerResult>(path.join(dir, 'engineer.json'));
+  if (!proposal) {
+    ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'engineer' });
+    proposal = await ctx.engineer.propose({ bench: ctx.bench, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold });
+    if (proposal.prompt) writeJsonArtifact(path.join(dir, 'prompt.json'), proposal.prompt);
+    if (proposal.status === 'ok' && proposal.proposal.kind === 'response') writeArtifact(path.join(dir, 'raw_response.txt'), proposal.proposal.text);
+    writeJsonArtifact(path.join(dir, 'engineer.json'), proposal);
+  }
+  const engineerNotes = proposal.status === 'ok' ? (proposal.notes ?? []) : [];
+  if (proposal.status === 'request_failed') return noScore('engineer_request_failed_treated_as_no_patch', { notes: [proposal.detail] });
+  if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return noScore('no_patch_proposed', { notes: engineerNotes });
+
+  // Validation, exactly as the original (plus the runtime no-op check of the RL config).
+  ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'validate' });
+  const options = { bench: ctx.bench, compiler: ctx.compiler, rejectRuntimeNoop: true };
+  const verdict: PatchVerdict =
+    proposal.proposal.kind === 'response'
+      ? await validateEngineerResponse(proposal.proposal.text, { ...options, protocol: proposal.proposal.protocol })
+      : await validatePatch(proposal.proposal.patch, options);
+  writeJsonArtifact(path.join(dir, 'verdict.json'), verdict);
+  if (verdict.kind === 'invalid') {
+    return noScore(noPatchStatus(verdict.rejection), { rejection: describeRejection(verdict.rejection), notes: engineerNotes });
+  }
+  const patch = verdict.patch;
+  writeJsonArtifact(path.join(dir, 'patch.json'), patch);
+
+  // Install and rerun the same tasks with the same target (cached by patch + batch + context).
+  ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'rerun' });
+  const tasks = [...baselineRewards.keys()];
+  const cacheKey = rerunCacheKey({ batchTag: batch.tag, taskIndices: tasks, patch, context: ctx.rerunContext });
+  const rerunDir = path.join(ctx.rootDir, 'reruns', cacheKey);
+  const { records, attempts, cacheHit } = await rerun(ctx, batch.tag, patch, tasks, rerunDir);
+  const infra = records.filter((r) => isInfraOutcome(r.outcome));
+  const hookEffects: Record<string, number> = {};
+  let hookFaults = 0;
+  for (const r of records) {
+    for (const t of r.hookTrace) {
+      if (t.fault) hookFaults++;
+      if (t.disposition === 'applied') hookEffects[`${t.hook}:${t.effect}`] = (hookEffects[`${t.hook}:${t.effect}`] ?? 0) + 1;
+    }
+  }
+  const patchedRewards = new Map(records.filter((r) => !isInfraOutcome(r.outcome)).map((r) => [r.task.index, r.reward]));
+  const raw = computeBatchReward({ baseline: baselineRewards, patched: patchedRewards, threshold: ctx.threshold, metric: ctx.metric });
+  const rerunInfo = { cacheKey, cacheHit, attempts, infraFailures: infra.length };
+  const patched = { pass: raw.patchedPass, rewards: Object.fromEntries(patchedRewards) };
+  if (infra.length > 0 || patchedRewards.size < baselineRewards.size) {
+    return finish({
+      status: 'missing_evaluation', validPatch: true, patched, reward: { score: 0, metric: ctx.metric, raw }, hookEffects, hookFaults, rejection: null, rerun: rerunInfo,
+      notes: [...engineerNotes, `${infra.length} rerun episode(s) still failed for infrastructure reasons after ${attempts} attempt(s): ${infra.map((r) => `#${r.task.index} ${r.outcome}`).join(', ')}`],
+    });
+  }
+  const inert = Object.keys(hookEffects).length === 0;
+  return finish({
+    status: inert ? 'inert' : 'scored',
+    validPatch: true,
+    patched,
+    reward: { score: inert ? 0 : raw.score, metric: ctx.metric, raw },
+    hookEffects,
+    hookFaults,
+    rejection: null,
+    rerun: rerunInfo,
+    notes: engineerNotes,
+  });
+}
+
+async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
+  const cacheHit = RunStore.exists(dir) && (() => {
+    const s = RunStore.open(dir);
+    const complete = tasks.every((i) => s.isDone(i, true));
+    s.close();
+    return complete;
+  })();
+  const codeHooks = patch.actions.flatMap((a) => (a.type === 'add_code_hook' ? [{ hook: a.hook, code: a.code }] : []));
+  const overlay: DbBenchOverlay = {
+    skills: patch.actions.flatMap((a) => (a.type === 'add_or_edit_skill' ? [{ text: a.text, taskTypes: a.task_types }] : [])),
+    toolEdits: patch.actions.flatMap((a) => (a.type === 'edit_tool_hint' ? [{ tool: a.tool, operation: a.operation, text: a.text }] : [])),
+  };
+  const store = RunStore.exists(dir)
+    ? RunStore.open(dir)
+    : RunStore.create(dir, {
+        schemaVersion: RUN_MANIFEST_VERSION, runId: path.basename(dir), createdAt: new Date().toISOString(), bench: ctx.bench, split: ctx.split,
+        taskIndices: tasks, target: { spec: String(ctx.rerunContext.target ?? ''), label: ctx.target.label, simulated: ctx.target.simulated },
+        patch: null, options: { batchTag, rerunOf: 'patch', ...ctx.rerunContext },
+      });
+  let attempts = 0;
+  try {
+    if (!cacheHit) {
+      const hooks = await createPythonHookProvider(ctx.pool, codeHooks, { benchmark: ctx.bench, label: `patch for ${batchTag}` });
+      const environment = await ctx.openEnvironment(overlay);
+      try {
+        for (attempts = 1; attempts <= 1 + ctx.maxInfraRetries; attempts++) {
+          await runBatch({
+            environment, model: ctx.target, hooks, taskIndices: tasks, store, concurrency: ctx.concurrency, retryInfra: attempts > 1,
+            onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag, done: p.done, total: p.total }),
+          });
+          if (tasks.every((i) => store.isDone(i, true))) break;
+        }
+      } finally {
+        await environment.close();
+      }
+    }
+    return { records: store.records().filter((r) => tasks.includes(r.task.index)), attempts: Math.min(attempts, 1 + ctx.maxInfraRetries), cacheHit };
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,107 @@
+import path from 'node:path';
+
+import type { EpisodeRecord } from '../../episode/index.js';
+import type { Environment } from '../../environments/environment.js';
+import { NO_HOOKS } from '../../hooks/native-hooks.js';
+import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
+import { RunStore } from '../../store/run-store.js';
+import { runBatch } from '../run-batch.js';
+import { writeJsonArtifact } from './artifact-files.js';
+import type { Batch } from './batches.js';
+import type { EvalStatus } from './eval-status.js';
+import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
+
+export const IMPROVE_SUMMARY_VERSION = 1 as const;
+
+export interface ImproveRunOptions {
+  context: ImproveContext;
+  batches: Batch[];
+  /** The no-harness environment used for the baseline. */
+  baselineEnvironment: Environment;
+  /** Identity of the baseline (target, benchmark options); a stored baseline is reused only when it matches. */
+  baselineManifest: Omit<RunManifest, 'taskIndices' | 'schemaVersion' | 'runId' | 'createdAt' | 'patch'>;
+}
+
+export interface ImproveSummary {
+  schemaVersion: typeof IMPROVE_SUMMARY_VERSION;
+  bench: string;
+  split: string;
+  target: { label: string; simulated: boolean };
+  engineer: { label: string; symbolic: boolean };
+  batches: { tag: string; status: EvalStatus; baselinePass: number; patchedPass: number | null; tasks: number; score: number; rescued: number[]; regressed: number[]; hookEffects: number }[];
+  totals: { batches: number; scored: number; meanScore: number; baselinePass: number; patchedPass: number; tasks: number; missingEvaluations: number; byStatus: Partial<Record<EvalStatus, number>> };
+}
+
+/**
+ * The whole improvement loop over several batches: one baseline run of every task (stored once in
+ * `<run>/baseline`, reused on resume and refused for another target or protocol), then `improveBatch` per
+ * batch, then `<run>/summary.json`.
+ */
+export async function improveRun(options: ImproveRunOptions): Promise<{ results: BatchResult[]; summary: ImproveSummary; baseline: EpisodeRecord[] }> {
+  const { context: ctx, batches } = options;
+  const allTasks = batches.flatMap((b) => b.taskIndices);
+  const baselineDir = path.join(ctx.rootDir, 'baseline');
+  const manifest: RunManifest = {
+    ...options.baselineManifest,
+    schemaVersion: RUN_MANIFEST_VERSION,
+    runId: 'baseline',
+    createdAt: new Date().toISOString(),
+    taskIndices: allTasks,
+    patch: null,
+  };
+  const store = RunStore.exists(baselineDir) ? RunStore.open(baselineDir, manifest) : RunStore.create(baselineDir, manifest);
+  let baseline: EpisodeRecord[];
+  try {
+    for (let attempt = 1; attempt <= 1 + ctx.maxInfraRetries; attempt++) {
+      await runBatch({
+        environment: options.baselineEnvironment, model: ctx.target, hooks: NO_HOOKS, taskIndices: allTasks, store, concurrency: ctx.concurrency, retryInfra: attempt > 1,
+        onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag: 'baseline', done: p.done, total: p.total }),
+      });
+      if (allTasks.every((i) => store.isDone(i, true))) break;
+    }
+    baseline = store.records();
+  } finally {
+    store.close();
+  }
+  const byIndex = new Map(baseline.map((r) => [r.task.index, r]));
+  const results: BatchResult[] = [];
+  for (const batch of batches) results.push(await improveBatch(ctx, batch, byIndex));
+  const summary = summarize(ctx, results);
+  writeJsonArtifact(path.join(ctx.rootDir, 'summary.json'), summary);
+  return { results, summary, baseline };
+}
+
+function summarize(ctx: ImproveContext, results: BatchResult[]): ImproveSummary {
+  const byStatus: Partial<Record<EvalStatus, number>> = {};
+  for (const r of results) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+  const scored = results.filter((r) => r.status !== 'missing_evaluation');
+  return {
+    schemaVersion: IMPROVE_SUMMARY_VERSION,
+    bench: ctx.bench,
+    split: ctx.split,
+    target: { label: ctx.target.label, simulated: ctx.target.simulated },
+    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.symbolic },
+    batches: results.map((r) => ({
+      tag: r.batchTag,
+      status: r.status,
+      baselinePass: r.baseline.pass,
+      patchedPass: r.patched?.pass ?? null,
+      tasks: Object.keys(r.baseline.rewards).length,
+      score: r.reward.score,
+      rescued: r.reward.raw?.rescued ?? [],
+      regressed: r.reward.raw?.regressed ?? [],
+      hookEffects: Object.values(r.hookEffects).reduce((a, b) => a + b, 0),
+    })),
+    totals: {
+      batches: results.length,
+      scored: results.filter((r) => r.status === 'scored').length,
+      meanScore: scored.length === 0 ? 0 : scored.reduce((a, r) => a + r.reward.score, 0) / scored.length,
+      baselinePass: results.reduce((a, r) => a + r.baseline.pass, 0),
+      // A batch whose patch was never rerun keeps its baseline result.
+      patchedPass: results.reduce((a, r) => a + ((r.status === 'scored' || r.status === 'inert') && r.patched ? r.patched.pass : r.baseline.pass), 0),
+      tasks: results.reduce((a, r) => a + Object.keys(r.baseline.rewards).length, 0),
+      missingEvaluations: results.filter((r) => r.status === 'missing_evaluation').length,
+      byStatus,
+    },
+  };
+}
