@@ -54,7 +54,7 @@ function loadCases(dir: string): HostileCase[] {
       let expectation: Expectation;
       if (verdict === 'rejected' && (REASON_CLASSES as readonly string[]).includes(detail ?? '')) {
         expectation = { kind: 'rejected', reasonClass: detail as string };
-      } else if (verdict === 'contained' && (FAULT_KINDS as readonly string[]).includes(detail ?? '')) {
+      } else if (verdict === 'contained' && (detail ?? '').split('|').every((k) => (FAULT_KINDS as readonly string[]).includes(k))) {
         expectation = { kind: 'contained', fault: detail as string };
       } else {
         throw new Error(`${file}: bad "# expect:" line`);
@@ -215,8 +215,10 @@ async function runCase(pool: SandboxPool, c: HostileCase): Promise<string> {
   if (expected === 'none') {
     expect(seen, `${c.name}: outcomes`).toEqual(seen.map(() => 'none'));
   } else {
-    expect(seen, `${c.name}: outcomes`).toContain(expected);
-    expect(new Set(seen.filter((s) => s !== 'none')), `${c.name}: only the expected fault`).toEqual(new Set([expected]));
+    // `memory|timeout`: either limit may stop a payload first, depending on how loaded the machine is.
+    const allowed = expected.split('|');
+    expect(seen.some((s) => allowed.includes(s)), `${c.name}: outcomes ${JSON.stringify(seen)} include one of ${expected}`).toBe(true);
+    expect(seen.filter((s) => s !== 'none' && !allowed.includes(s)), `${c.name}: only the expected faults`).toEqual([]);
   }
   const all = texts.join('\n');
   if (c.mustNotContain !== undefined) expect(all).not.toContain(substitute(c.mustNotContain));

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+
+import type { Command } from 'commander';
+
+import { ConfigError } from '../../episode/index.js';
+import { describeProvenance } from '../../report/provenance.js';
+import { writeReport } from '../../report/write-report.js';
+import { EXIT_OK } from '../exit-codes.js';
+
+export interface ReportCommandOptions {
+  /** The run directory: an `improve` run or a plain `run`. */
+  run: string;
+  /** Where to write the HTML (default `<run>/report.html`). */
+  out?: string;
+  /** Open the report in the desktop's browser once written. */
+  open?: boolean;
+}
+
+/** Writes a run's HTML report and prints its path; the library function behind `harness-r1 report`. */
+export async function reportCommand(o: ReportCommandOptions, out: NodeJS.WritableStream = process.stdout): Promise<{ code: number; file: string }> {
+  if (typeof o.run !== 'string' || o.run.trim() === '') throw new ConfigError({ message: 'report needs a run directory: harness-r1 report RUN', field: 'run' });
+  if (o.out !== undefined && o.out.trim() === '') throw new ConfigError({ message: '--out needs a file name.', field: 'out' });
+  const { file, artifacts } = await writeReport({ runDir: o.run, ...(o.out !== undefined ? { out: o.out } : {}) });
+  const p = describeProvenance(artifacts);
+  const labels = [p.simulatedTarget ? 'SIMULATED TARGET' : null, p.symbolicEngineer ? 'SYMBOLIC ENGINEER' : null].filter((x) => x !== null);
+  for (const warning of artifacts.warnings) process.stderr.write(`warning: ${warning}\n`);
+  out.write(`${file}${labels.length > 0 ? `  (${labels.join(', ')})` : ''}\n`);
+  if (o.open) openInBrowser(file);
+  return { code: EXIT_OK, file };
+}
+
+/** Hands the file to the desktop's opener; a missing opener is reported, never fatal. */
+function openInBrowser(file: string): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [file]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', file]] : ['xdg-open', [file]];
+  const child = spawn(command, args as string[], { detached: true, stdio: 'ignore' });
+  child.on('error', (error) => process.stderr.write(`could not open the report (${error.message}); open ${file} in a browser.\n`));
+  child.unref();
+}
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('Write a self-contained HTML report of a run: summary, per-batch and per-task before/after, flips, patches with their verdicts, hooks fired, charts.')
+    .argument('<run>', 'run directory: an improve run (summary.json, baseline/, batches/, reruns/) or a plain run (run.json, episodes.jsonl)')
+    .option('--out <file>', 'where to write the report (default <run>/report.html)')
+    .option('--open', 'open the report in a browser once written')
+    .addHelpText(
+      'after',
+      `
+The report reads only the stored artifacts (it never plays an episode) and works offline: inline CSS, inline
+SVG charts, no external files. Results of a simulated target or the symbolic engineer are labelled as such.
+
+Examples:
+  harness-r1 report runs/improve-dbbench-dev-20260101-120000
+  harness-r1 report runs/my-run --out /tmp/my-run.html --open`,
+    )
+    .action(async (run: string, opts: Record<string, unknown>) => {
+      const result = await reportCommand({
+        run,
+        ...(opts.out !== undefined ? { out: String(opts.out) } : {}),
+        ...(opts.open ? { open: true } : {}),
+      });
+      process.exitCode = result.code;
+    });
+}
