@@ -3,7 +3,9 @@ import { Command, CommanderError } from 'commander';
 import { isHarnessError } from '../episode/index.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEnvCheckCommand } from './commands/env-check.js';
+import { registerImproveCommand } from './commands/improve.js';
 import { registerProbeCommand } from './commands/probe.js';
+import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { openSandboxCompiler } from './sandbox-compiler.js';
@@ -17,6 +19,8 @@ export function buildProgram(): Command {
     .exitOverride();
   registerDemoCommand(program);
   registerRunCommand(program);
+  registerImproveCommand(program);
+  registerReportCommand(program);
   registerProbeCommand(program);
   registerEnvCheckCommand(program);
   registerValidateCommand(program, { openCompiler: openSandboxCompiler });

@@ -4,6 +4,7 @@ import { ConfigError } from '../../episode/index.js';
 import { replayGoldSolutions } from '../../environments/dbbench/gold-replay.js';
 import { loadDbBenchFile } from '../../environments/dbbench/load-tasks.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { envCheckAlfworld } from './env-check-alfworld.js';
 import { resolveDbBackend } from '../resolve-backend.js';
 
 export interface EnvCheckOptions {
@@ -48,13 +49,26 @@ export function registerEnvCheckCommand(program: Command): void {
   env
     .command('check')
     .description('Replay the gold solutions of a task file and report how many reproduce the reference.')
-    .argument('<bench>', 'benchmark (dbbench)')
-    .requiredOption('--data <file>', 'task file in the shipped format, e.g. ../shared/data/dbbench/dev.jsonl')
+    .argument('<bench>', 'benchmark: dbbench (gold SQL vs stored table hashes) or alfworld (expert walkthroughs)')
+    .option('--data <file>', 'dbbench: task file in the shipped format, e.g. ../shared/data/dbbench/dev.jsonl')
+    .option('--games <file>', 'alfworld: games file (.jsonl or .jsonl.gz), e.g. ../shared/data/alfworld/games/valid_unseen.jsonl')
+    .option('--wording <w>', "alfworld: 2.1.1 ('put X in/on Y'), 2.1.2 ('move X to Y') or both", 'both')
+    .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--backend <name>', 'sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
     .option('--json', 'machine-readable output')
-    .action(async (bench: string, opts: { data: string; backend?: string; dsn?: string; json?: boolean }) => {
-      if (bench !== 'dbbench') throw new ConfigError({ message: `env check does not know '${bench}'.`, field: 'bench', allowed: ['dbbench'] });
-      process.exitCode = await envCheckDbBench(opts);
+    .action(async (bench: string, opts: { data?: string; games?: string; wording?: string; dataDir?: string; backend?: string; dsn?: string; json?: boolean }) => {
+      if (bench === 'alfworld') {
+        process.exitCode = await envCheckAlfworld({
+          games: opts.games ?? '',
+          ...(opts.wording !== undefined ? { wording: opts.wording } : {}),
+          ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+          ...(opts.json ? { json: true } : {}),
+        });
+        return;
+      }
+      if (bench !== 'dbbench') throw new ConfigError({ message: `env check does not know '${bench}'.`, field: 'bench', allowed: ['dbbench', 'alfworld'] });
+      if (!opts.data) throw new ConfigError({ message: 'env check dbbench needs --data FILE.jsonl (a task file in the shipped format).', field: 'data' });
+      process.exitCode = await envCheckDbBench({ ...opts, data: opts.data });
     });
 }

@@ -1,0 +1,100 @@
+/**
+ * ALFWorld engine speed: loading, game creation (parsing the PDDL problem), reset time, and environment
+ * steps per second, for both wordings over the 334 shipped games. Prints numbers only.
+ *
+ *   npx tsx bench/alfworld-bench.ts [--repeat 3] [--random-steps 50] [--seed 1]
+ *
+ * Steps are measured two ways: replaying the expert walkthroughs (every step valid, most of them moves),
+ * and a seeded random policy over the admissible commands for --random-steps steps per game (an agent's
+ * mix of moves, takes, opens and looks, plus one invalid command in ten).
+ */
+import { resolveDataDir } from '../src/config/data-dir.js';
+import { createAlfworldGame, type AlfworldGame } from '../src/environments/alfworld/alfworld-engine.js';
+import { loadAlfworldGames, walkthroughFor } from '../src/environments/alfworld/load-games.js';
+import { ALFWORLD_WORDINGS, loadAlfworldLogic } from '../src/environments/alfworld/load-logic.js';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+function summary(values: number[]): string {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  const mean = s.reduce((a, b) => a + b, 0) / Math.max(1, s.length);
+  return `p50 ${at(0.5).toFixed(3)} ms  p99 ${at(0.99).toFixed(3)} ms  mean ${mean.toFixed(3)} ms  (n=${s.length})`;
+}
+
+/** A small deterministic PRNG (mulberry32), so runs are comparable. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const repeat = Number(arg('--repeat', '3'));
+const randomSteps = Number(arg('--random-steps', '50'));
+const seed = Number(arg('--seed', '1'));
+const dataDir = resolveDataDir();
+
+let t = performance.now();
+const games = loadAlfworldGames(dataDir);
+const loadGamesMs = performance.now() - t;
+t = performance.now();
+const logic = loadAlfworldLogic(dataDir);
+const loadLogicMs = performance.now() - t;
+console.log(`ALFWorld engine bench: ${games.length} games, best of ${repeat}; load games ${loadGamesMs.toFixed(0)} ms, load+parse logic ${loadLogicMs.toFixed(1)} ms`);
+
+for (const wording of ALFWORLD_WORDINGS) {
+  let best: { create: number[]; reset: number[]; walkSteps: number; walkMs: number; randSteps: number; randMs: number } | undefined;
+  for (let r = 0; r < repeat; r++) {
+    const create: number[] = [];
+    const reset: number[] = [];
+    const instances: AlfworldGame[] = [];
+    for (const g of games) {
+      const c0 = performance.now();
+      const game = createAlfworldGame(g, { wording, logic });
+      const c1 = performance.now();
+      game.reset();
+      reset.push(performance.now() - c1);
+      create.push(c1 - c0);
+      instances.push(game);
+    }
+    let walkSteps = 0;
+    let walkMs = 0;
+    instances.forEach((game, i) => {
+      const plan = walkthroughFor(games[i]!, wording);
+      game.reset();
+      const s0 = performance.now();
+      for (const c of plan) game.step(c);
+      walkMs += performance.now() - s0;
+      walkSteps += plan.length;
+    });
+    const next = random(seed);
+    let randSteps = 0;
+    let randMs = 0;
+    for (const game of instances) {
+      let admissible = game.reset().admissible;
+      const s0 = performance.now();
+      for (let k = 0; k < randomSteps; k++) {
+        const command = next() < 0.1 ? 'jump over the moon' : admissible[Math.floor(next() * admissible.length)]!;
+        admissible = game.step(command).admissible;
+      }
+      randMs += performance.now() - s0;
+      randSteps += randomSteps;
+    }
+    const run = { create, reset, walkSteps, walkMs, randSteps, randMs };
+    if (!best || walkMs + randMs < best.walkMs + best.randMs) best = run;
+  }
+  const b = best!;
+  console.log(`-- wording ${wording}`);
+  console.log(`  create (parse problem, build world): ${summary(b.create)}`);
+  console.log(`  reset (fresh state, intro, admissible): ${summary(b.reset)}`);
+  console.log(`  walkthrough steps: ${(b.walkSteps / (b.walkMs / 1000)).toFixed(0)} steps/s (${b.walkSteps} steps, ${(b.walkMs / b.walkSteps).toFixed(3)} ms/step)`);
+  console.log(`  random-policy steps: ${(b.randSteps / (b.randMs / 1000)).toFixed(0)} steps/s (${b.randSteps} steps, ${(b.randMs / b.randSteps).toFixed(3)} ms/step)`);
+}

@@ -1,0 +1,161 @@
+import path from 'node:path';
+
+import type { Command } from 'commander';
+
+import { resolveDataDir } from '../../config/data-dir.js';
+import { ConfigError } from '../../episode/index.js';
+import { createDbBenchEnvironment, type DbBenchGradingRule } from '../../environments/dbbench/dbbench-environment.js';
+import { makeBatches, DEFAULT_BATCH_SIZE } from '../../evaluation/improve/batches.js';
+import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batch-reward.js';
+import { improveRun, type ImproveSummary } from '../../evaluation/improve/improve-run.js';
+import { writeReport } from '../../report/write-report.js';
+import { createSandboxPool } from '../../sandbox/index.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { parseTaskRange } from '../parse-task-range.js';
+import { renderImproveSummary } from '../render-improve-summary.js';
+import { resolveDbBackend } from '../resolve-backend.js';
+import { resolveEngineer } from '../resolve-engineer.js';
+import { resolveTarget } from '../resolve-target.js';
+import { sandboxCompiler } from '../sandbox-compiler.js';
+
+export interface ImproveCommandOptions {
+  bench: string;
+  split: string;
+  tasks?: string;
+  batchSize: number;
+  batches?: number;
+  target: string;
+  engineer: string;
+  concurrency: number;
+  runDir?: string;
+  metric: string;
+  maxRounds?: number;
+  grading?: string;
+  backend?: string;
+  dsn?: string;
+  dataDir?: string;
+  json?: boolean;
+  banner?: string;
+}
+
+/** The full loop on batches of tasks; the library function behind `harness-r1 improve` (and the demo). */
+export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
+  if (o.bench !== 'dbbench') throw new ConfigError({ message: `Benchmark '${o.bench}' is not available for improve yet.`, field: 'bench', allowed: ['dbbench'] });
+  if (!(REWARD_METRICS as readonly string[]).includes(o.metric)) throw new ConfigError({ message: `Unknown --metric '${o.metric}'.`, field: 'metric', allowed: REWARD_METRICS });
+  if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 256) {
+    throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
+  }
+  const grading = (o.grading ?? 'fc') as DbBenchGradingRule;
+  if (grading !== 'fc' && grading !== 'v0.2') throw new ConfigError({ message: `Unknown grading rule '${grading}'.`, field: 'grading', allowed: ['fc', 'v0.2'] });
+  const dataDir = resolveDataDir(o.dataDir);
+  const backendFor = () => resolveDbBackend(o.backend, o.dsn);
+  const firstBackend = await backendFor();
+  const baselineEnvironment = createDbBenchEnvironment({ dataDir, split: o.split, backend: firstBackend, grading, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) });
+  const taskIndices = parseTaskRange(o.tasks ?? `0:${Math.min(DEFAULT_BATCH_SIZE, baselineEnvironment.size)}`, baselineEnvironment.size);
+  const batches = makeBatches(taskIndices, o.batchSize, o.batches);
+  const target = await resolveTarget(o.target, { dataDir });
+  const engineer = await resolveEngineer(o.engineer, { dataDir });
+  const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
+  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${o.bench}-${o.split}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
+  const backendOptions = { backend: firstBackend.name, grading, maxRounds: o.maxRounds ?? null };
+  try {
+    if (!o.json && o.banner) out.write(`${o.banner}\n`);
+    const log = (line: string) => {
+      if (!o.json) process.stderr.write(`${line}\n`);
+    };
+    const { summary } = await improveRun({
+      batches,
+      baselineEnvironment,
+      baselineManifest: { bench: o.bench, split: o.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: backendOptions },
+      context: {
+        bench: 'dbbench',
+        split: o.split,
+        rootDir: runDir,
+        // Each rerun gets its own backend, so one batch's databases never meet another's.
+        openEnvironment: async (overlay) =>
+          createDbBenchEnvironment({
+            dataDir,
+            split: o.split,
+            backend: await backendFor(),
+            grading,
+            ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
+            ...(overlay ? { overlay } : {}),
+          }),
+        target: target.model,
+        engineer: engineer.engineer,
+        compiler: sandboxCompiler(pool),
+        pool,
+        concurrency: o.concurrency,
+        threshold: 1,
+        metric: o.metric as RewardMetric,
+        maxInfraRetries: 2,
+        rerunContext: { target: o.target, bench: o.bench, split: o.split, ...backendOptions, threshold: 1, metric: o.metric },
+        onProgress: (e) => {
+          if (e.kind === 'stage') log(`${e.batchTag}: ${e.stage}${e.detail ? ` → ${e.detail}` : ''}`);
+          else if (e.done === e.total) log(`${e.batchTag}: ${e.total} episode(s) recorded`);
+        },
+      },
+    });
+    const report = (await writeReport({ runDir })).file;
+    if (o.json) out.write(`${JSON.stringify({ runDir, report, summary }, null, 2)}\n`);
+    else out.write(`${renderImproveSummary(summary)}\nreport: ${report}\nrun directory: ${runDir}\n`);
+    return { code: EXIT_OK, summary, runDir, report };
+  } finally {
+    await baselineEnvironment.close();
+    await target.close();
+    await engineer.close();
+    await pool.close();
+  }
+}
+
+export function registerImproveCommand(program: Command): void {
+  program
+    .command('improve')
+    .description('The Harness-R1 loop: baseline → failure evidence → engineer patch → validate → rerun the same tasks → reward, per batch.')
+    .requiredOption('--bench <bench>', 'benchmark (dbbench)')
+    .option('--split <split>', 'split: dev, standard or standard.v0.2', 'dev')
+    .option('--tasks <range>', 'task indices (default 0:10): START:END, 7, or 1,3,9')
+    .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`, (v) => Number(v), DEFAULT_BATCH_SIZE)
+    .option('--batches <n>', 'only the first N batches', (v) => Number(v))
+    .requiredOption('--target <spec>', 'frozen target: openai:<base-url>#<model>, sim:dbbench[?seed=N], scripted:<file>')
+    .option('--engineer <spec>', 'engineer: symbolic (built-in, offline), openai:<base-url>#<model>, scripted:<file>', 'symbolic')
+    .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 4)
+    .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed (default runs/improve-<bench>-<split>-<time>)')
+    .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (DBBench reference: delta_pass_rate)`, 'delta_pass_rate')
+    .option('--max-rounds <n>', 'rounds per episode (default 20)', (v) => Number(v))
+    .option('--grading <rule>', 'query grading: fc (default) or v0.2')
+    .option('--backend <name>', 'sqlite (default) or mariadb')
+    .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb')
+    .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--json', 'machine-readable summary')
+    .addHelpText(
+      'after',
+      `
+Every stage leaves a file under <run-dir> (baseline/, batches/<tag>/{metadata,engineer,prompt,verdict,patch,result}.json,
+reruns/<key>/, summary.json); run the same command with the same --run-dir to resume after a crash.
+A patch scores its delta only when it is valid, its rerun completed and at least one hook effect fired;
+invalid, inert and no-patch batches score 0; reruns that infrastructure failures kept from completing are
+reported as missing evaluations, never as results.`,
+    )
+    .action(async (opts: Record<string, unknown>) => {
+      const result = await improveCommand({
+        bench: String(opts.bench),
+        split: String(opts.split),
+        batchSize: opts.batchSize as number,
+        target: String(opts.target),
+        engineer: String(opts.engineer),
+        concurrency: opts.concurrency as number,
+        metric: String(opts.metric),
+        ...(opts.tasks !== undefined ? { tasks: String(opts.tasks) } : {}),
+        ...(opts.batches !== undefined ? { batches: opts.batches as number } : {}),
+        ...(opts.runDir !== undefined ? { runDir: String(opts.runDir) } : {}),
+        ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds as number } : {}),
+        ...(opts.grading !== undefined ? { grading: String(opts.grading) } : {}),
+        ...(opts.backend !== undefined ? { backend: String(opts.backend) } : {}),
+        ...(opts.dsn !== undefined ? { dsn: String(opts.dsn) } : {}),
+        ...(opts.dataDir !== undefined ? { dataDir: String(opts.dataDir) } : {}),
+        ...(opts.json ? { json: true } : {}),
+      });
+      process.exitCode = result.code;
+    });
+}

@@ -1,0 +1,33 @@
+import Table from 'cli-table3';
+
+import type { ImproveSummary } from '../evaluation/improve/improve-run.js';
+
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pp`;
+
+/** The closing table of `improve`: baseline vs patched per batch, flips, status, hooks fired. */
+export function renderImproveSummary(s: ImproveSummary): string {
+  const table = new Table({ head: ['batch', 'tasks', 'baseline', 'patched', 'delta', 'rescued', 'regressed', 'status', 'hook effects'], style: { head: [] } });
+  for (const b of s.batches) {
+    table.push([
+      b.tag,
+      b.tasks,
+      b.baselinePass,
+      b.patchedPass ?? '-',
+      b.patchedPass === null ? '-' : pct(b.score),
+      b.rescued.join(' ') || '-',
+      b.regressed.join(' ') || '-',
+      b.status,
+      b.hookEffects,
+    ]);
+  }
+  const t = s.totals;
+  const lines = [
+    table.toString(),
+    `target:   ${s.target.label}${s.target.simulated ? ' — SIMULATED TARGET, not a real model' : ''}`,
+    `engineer: ${s.engineer.label}${s.engineer.symbolic ? ' — built-in symbolic engineer, not an LLM' : ''}`,
+    `total: ${t.baselinePass}/${t.tasks} passed before, ${t.patchedPass}/${t.tasks} after; mean batch reward ${pct(t.meanScore)} over ${t.batches - t.missingEvaluations} batch(es)`,
+    `statuses: ${Object.entries(t.byStatus).map(([k, n]) => `${k} ${n}`).join(', ')}`,
+  ];
+  if (t.missingEvaluations > 0) lines.push(`missing evaluations: ${t.missingEvaluations} batch(es) could not be rerun for infrastructure reasons; they are not results (resume to retry).`);
+  return lines.join('\n');
+}

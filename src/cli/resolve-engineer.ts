@@ -1,0 +1,42 @@
+import { ConfigError } from '../episode/index.js';
+import type { Engineer } from '../engineer/engineer.js';
+import { createLlmEngineer } from '../engineer/llm-engineer.js';
+import { createSymbolicEngineer } from '../engineer/symbolic/index.js';
+import { parseModelSpec } from '../models/model-spec.js';
+import { createOpenAICompatibleModel } from '../models/openai-compatible-model.js';
+import { loadScriptedModelFile } from '../models/scripted-model.js';
+
+export interface ResolvedEngineer {
+  engineer: Engineer;
+  close(): Promise<void>;
+}
+
+export const ENGINEER_SPEC_FORMS = ['symbolic', 'openai:<base-url>#<model>[?options]', 'scripted:<file>'] as const;
+
+/**
+ * Turns an engineer SPEC into an engineer: `symbolic` (built-in, offline, rule-based), an OpenAI-compatible
+ * server (the reference prefill protocol: `<think>\n` prefill continued by the server, thinking on,
+ * temperature 0, 12288 max tokens unless the SPEC says otherwise), or a scripted file of answers.
+ */
+export async function resolveEngineer(spec: string, _context: { dataDir?: string } = {}): Promise<ResolvedEngineer> {
+  const parsed = parseModelSpec(spec, { field: 'engineer' });
+  switch (parsed.kind) {
+    case 'symbolic':
+      return { engineer: createSymbolicEngineer(), close: async () => {} };
+    case 'openai': {
+      const model = createOpenAICompatibleModel({
+        baseURL: parsed.baseURL,
+        model: parsed.model,
+        continueFinalMessage: true,
+        chatTemplateKwargs: { enable_thinking: true },
+        ...parsed.settings,
+      });
+      return { engineer: createLlmEngineer({ model, protocol: 'prefill_think_patch' }), close: async () => {} };
+    }
+    case 'scripted':
+      // A scripted engineer answers as an LLM would (the whole completion text after the prefill).
+      return { engineer: createLlmEngineer({ model: loadScriptedModelFile(parsed.path), protocol: 'prefill_think_patch' }), close: async () => {} };
+    case 'sim':
+      throw new ConfigError({ message: `'${spec}' is a simulated target, not an engineer.`, field: 'engineer', allowed: ENGINEER_SPEC_FORMS });
+  }
+}
