@@ -69,3 +69,15 @@ export interface Environment {
   openEpisode(index: number): Promise<EnvironmentEpisode>;
   close(): Promise<void>;
 }
+
+/**
+ * A task that can never be played, whatever is retried (e.g. its table cannot exist in MySQL). It ends as an
+ * `env_error` that retries skip.
+ */
+export class TaskSetupError extends Error {
+  readonly permanent = true;
+  constructor(message: string) {
+    super(message);
+    this.name = 'TaskSetupError';
+  }
+}

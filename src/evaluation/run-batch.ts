@@ -91,7 +91,7 @@ function infraRecord(env: Environment, index: number, outcome: 'env_error' | 'ho
     outcome,
     reward: 0,
     rounds: 0,
-    detail: { error: error instanceof Error ? error.message : String(error), stage: 'setup' },
+    detail: { error: error instanceof Error ? error.message : String(error), stage: 'setup', ...((error as { permanent?: unknown })?.permanent === true ? { permanent: true } : {}) },
     steps: [],
     hookTrace: [],
     messages: [],

@@ -89,11 +89,12 @@ export class RunStore {
 
   /**
    * Whether a task needs no more playing. With `retryInfra`, a task whose episode ended in an
-   * infrastructure failure (model_error, env_error, hook_fault) is played again.
+   * infrastructure failure (model_error, env_error, hook_fault) is played again, unless the failure is
+   * permanent (a task that can never be set up).
    */
   isDone(index: number, retryInfra = false): boolean {
     const record = this.done.get(index);
-    return record !== undefined && !(retryInfra && isInfraOutcome(record.outcome));
+    return record !== undefined && !(retryInfra && isRetryable(record));
   }
 
   /** Appends one finished episode. A task is never recorded twice, except to replace an infrastructure failure. */
@@ -121,6 +122,11 @@ export class RunStore {
     this.timings.close();
     this.db.close();
   }
+}
+
+/** An infrastructure failure that a retry could change (not a task that can never be set up). */
+function isRetryable(record: EpisodeRecord): boolean {
+  return isInfraOutcome(record.outcome) && record.detail.permanent !== true;
 }
 
 function indexRow(r: EpisodeRecord): [number, string, number, number, number, number] {

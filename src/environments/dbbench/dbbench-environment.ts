@@ -1,6 +1,6 @@
 import type { TaskRef, ToolCall } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
-import type { ActResult, EffectRules, Environment, EnvironmentEpisode, HookPoint, ParsedCall } from '../environment.js';
+import { TaskSetupError, type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall } from '../environment.js';
 import type { DbBackend, DbSession } from './backend.js';
 import type { DbBenchTask } from './dbbench-task.js';
 import { DbBenchEpisodeState } from './episode-state.js';
@@ -61,7 +61,7 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): En
       if (session.setupError) {
         // AgentBench ends such a task with TASK_ERROR: the table cannot exist in MySQL, so no agent could solve it.
         await session.dispose();
-        throw new Error(`task ${index}: the task table cannot be created: ${session.setupError}`);
+        throw new TaskSetupError(`task ${index}: the task table cannot be created: ${session.setupError}`);
       }
       const tips = overlayTips(options.overlay, task.type);
       return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading, tips);
