@@ -4,6 +4,7 @@ import { isHarnessError } from '../episode/index.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEnvCheckCommand } from './commands/env-check.js';
 import { registerImproveCommand } from './commands/improve.js';
+import { registerPacketCommand } from './commands/packet.js';
 import { registerProbeCommand } from './commands/probe.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerImproveCommand(program);
   registerReportCommand(program);
+  registerPacketCommand(program);
   registerProbeCommand(program);
   registerEnvCheckCommand(program);
   registerValidateCommand(program, { openCompiler: openSandboxCompiler });

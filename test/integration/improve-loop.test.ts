@@ -32,6 +32,12 @@ describe('harness-r1 improve (real CLI, simulated target, real sandbox)', () => 
     expect(summary.totals.patchedPass).toBeGreaterThan(summary.totals.baselinePass);
     expect(existsSync(report)).toBe(true);
     expect(readFileSync(report, 'utf8')).toMatch(/SIMULATED TARGET/);
+
+    const packet = await runCli(['packet', dir, '--batch', 'batch_001']);
+    expect(packet.code, packet.stderr).toBe(0);
+    expect(packet.stdout).toMatch(/^# DBBench no-harness evidence for batch_001\n/);
+    expect(packet.stderr).toMatch(/SIMULATED TARGET/);
+    expect((await runCli(['packet', dir, '--batch', 'batch_009'])).code).toBe(2);
   });
 
   it('scores malformed or failing LLM engineer answers 0 with the right status, and never crashes', async () => {

@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+
+import { ConfigError, type EpisodeRecord } from '../../episode/index.js';
+import { buildFailurePacket } from '../../engineer/failure-packet.js';
+import { isBenchmark } from '../../patch/index.js';
+import { loadRunArtifacts } from '../../report/load-run-artifacts.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { parseTaskRange } from '../parse-task-range.js';
+
+export interface PacketCommandOptions {
+  run: string;
+  batch?: string;
+  tasks?: string;
+  json?: boolean;
+}
+
+/**
+ * Prints the failure packet an engineer would get for a run's no-harness episodes: a plain run (all its
+ * episodes, or `--tasks`), or one batch of an improve run (`--batch`, default the first).
+ */
+export async function packetCommand(o: PacketCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
+  const artifacts = loadRunArtifacts(o.run);
+  let records: EpisodeRecord[];
+  let batchTag: string;
+  let taskIndices: number[];
+  const manifest = artifacts.kind === 'improve' ? artifacts.baseline.manifest : artifacts.run.manifest;
+  if (artifacts.kind === 'improve') {
+    const tags = artifacts.batches.map((b) => b.tag);
+    batchTag = o.batch ?? tags[0] ?? '';
+    const batch = artifacts.batches.find((b) => b.tag === batchTag);
+    if (!batch) throw new ConfigError({ message: `No batch '${batchTag}' in ${o.run}.`, field: 'batch', allowed: tags });
+    taskIndices = batch.result.taskIndices;
+    records = artifacts.baseline.records;
+  } else {
+    if (o.batch !== undefined) throw new ConfigError({ message: '--batch applies to improve runs; this is a plain run (use --tasks).', field: 'batch' });
+    if (artifacts.run.manifest.patch !== null) {
+      throw new ConfigError({ message: `${o.run} was run with a patch; a failure packet is built from no-harness episodes.`, field: 'run' });
+    }
+    batchTag = 'batch_000';
+    taskIndices = o.tasks ? parseTaskRange(o.tasks, Math.max(...manifest.taskIndices) + 1).filter((i) => manifest.taskIndices.includes(i)) : manifest.taskIndices;
+    records = artifacts.run.records;
+  }
+  if (!isBenchmark(manifest.bench)) throw new ConfigError({ message: `Unknown benchmark '${manifest.bench}' in ${o.run}.`, field: 'run' });
+  const episodes = records.filter((r) => taskIndices.includes(r.task.index)).sort((a, b) => a.task.index - b.task.index);
+  const packet = buildFailurePacket({ bench: manifest.bench, batchTag, split: manifest.split, taskIndices, episodes, passThreshold: 1 });
+  if (o.json) out.write(`${JSON.stringify({ run: o.run, batchTag, target: manifest.target, packet }, null, 2)}\n`);
+  else out.write(`${packet.text}\n`);
+  if (!o.json && manifest.target.simulated) process.stderr.write(`(episodes from a SIMULATED TARGET: ${manifest.target.label})\n`);
+  return EXIT_OK;
+}
+
+export function registerPacketCommand(program: Command): void {
+  program
+    .command('packet')
+    .description("Print the failure packet (the engineer's evidence) built from a run's no-harness episodes.")
+    .argument('<run>', 'a run directory (harness-r1 run, without --patch) or an improve run directory')
+    .option('--batch <tag>', 'improve runs: which batch (default the first, batch_000)')
+    .option('--tasks <range>', 'plain runs: only these task indices')
+    .option('--json', 'the packet text with its statistics, as JSON')
+    .addHelpText('after', '\nThe packet never contains ground truth: it is built from what the target saw and did, not from grader details.')
+    .action(async (run: string, opts: Omit<PacketCommandOptions, 'run'>) => {
+      process.exitCode = await packetCommand({ run, ...opts });
+    });
+}
