@@ -5,6 +5,7 @@ import { replayGoldSolutions } from '../../environments/dbbench/gold-replay.js';
 import { loadDbBenchFile } from '../../environments/dbbench/load-tasks.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { envCheckAlfworld } from './env-check-alfworld.js';
+import { envCheckWebShop } from './env-check-webshop.js';
 import { resolveDbBackend } from '../resolve-backend.js';
 
 export interface EnvCheckOptions {
@@ -49,15 +50,17 @@ export function registerEnvCheckCommand(program: Command): void {
   env
     .command('check')
     .description('Replay the gold solutions of a task file and report how many reproduce the reference.')
-    .argument('<bench>', 'benchmark: dbbench (gold SQL vs stored table hashes) or alfworld (expert walkthroughs)')
-    .option('--data <file>', 'dbbench: task file in the shipped format, e.g. ../shared/data/dbbench/dev.jsonl')
+    .argument('<bench>', 'benchmark: dbbench (gold SQL vs stored table hashes), alfworld (expert walkthroughs) or webshop (gold purchases)')
+    .option('--data <path>', 'dbbench: task file in the shipped format (e.g. ../shared/data/dbbench/dev.jsonl); webshop: the WebShop data folder')
+    .option('--goals <mode>', 'webshop: human (needs items_human_ins.json) or synthetic (default: human when present)')
+    .option('--goal-seed <n>', 'webshop: goal seed (reference 233)', (v) => Number(v))
     .option('--games <file>', 'alfworld: games file (.jsonl or .jsonl.gz), e.g. ../shared/data/alfworld/games/valid_unseen.jsonl')
     .option('--wording <w>', "alfworld: 2.1.1 ('put X in/on Y'), 2.1.2 ('move X to Y') or both", 'both')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--backend <name>', 'sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
     .option('--json', 'machine-readable output')
-    .action(async (bench: string, opts: { data?: string; games?: string; wording?: string; dataDir?: string; backend?: string; dsn?: string; json?: boolean }) => {
+    .action(async (bench: string, opts: { data?: string; games?: string; wording?: string; goals?: string; goalSeed?: number; dataDir?: string; backend?: string; dsn?: string; json?: boolean }) => {
       if (bench === 'alfworld') {
         process.exitCode = await envCheckAlfworld({
           games: opts.games ?? '',
@@ -67,7 +70,16 @@ export function registerEnvCheckCommand(program: Command): void {
         });
         return;
       }
-      if (bench !== 'dbbench') throw new ConfigError({ message: `env check does not know '${bench}'.`, field: 'bench', allowed: ['dbbench', 'alfworld'] });
+      if (bench === 'webshop') {
+        process.exitCode = await envCheckWebShop({
+          ...(opts.data !== undefined ? { dataDir: opts.data } : opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+          ...(opts.goals !== undefined ? { goals: opts.goals } : {}),
+          ...(opts.goalSeed !== undefined ? { goalSeed: opts.goalSeed } : {}),
+          ...(opts.json ? { json: true } : {}),
+        });
+        return;
+      }
+      if (bench !== 'dbbench') throw new ConfigError({ message: `env check does not know '${bench}'.`, field: 'bench', allowed: ['dbbench', 'alfworld', 'webshop'] });
       if (!opts.data) throw new ConfigError({ message: 'env check dbbench needs --data FILE.jsonl (a task file in the shipped format).', field: 'data' });
       process.exitCode = await envCheckDbBench({ ...opts, data: opts.data });
     });
