@@ -25,14 +25,12 @@ export type ActResult =
   | { kind: 'final'; correct: boolean; detail: Record<string, unknown> };
 
 /**
- * Which hook effects a benchmark honours and how (protocol.md §4.5). DBBench processes every tool call of
- * a turn, answers a block with a tool message for that call, and ignores rewrite/force.
+ * Which loop plays the benchmark and so which hook effects it honours (protocol.md §4.5). `dbbench`: every
+ * tool call of a turn is processed, a block is answered with a tool message for that call, rewrite and
+ * force are ignored. Other benchmarks name their own loops in `src/runtime/loops/`.
  */
 export interface EffectRules {
-  toolCallsPerTurn: 'all';
-  block: 'tool_reply';
-  rewrite: 'ignore';
-  postStepForce: 'ignore';
+  loop: 'dbbench';
 }
 
 /** One episode of a tool-calling benchmark. Created by an environment for one task. */

@@ -16,10 +16,10 @@ export interface FiredEffect<H extends HookName> {
  * them `ignored`.
  */
 export async function callHooks<H extends HookName>(
-  hooks: EpisodeHooks,
   hook: H,
   ctx: Record<string, unknown>,
   meta: { round: number; tool?: string },
+  hooks: EpisodeHooks,
   trace: HookTraceEntry[],
 ): Promise<FiredEffect<H>[]> {
   if (hooks.count(hook) === 0) return [];

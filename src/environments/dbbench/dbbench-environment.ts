@@ -38,7 +38,7 @@ export interface DbBenchEnvironmentOptions {
   overlay?: DbBenchOverlay;
 }
 
-const DBBENCH_RULES: EffectRules = { toolCallsPerTurn: 'all', block: 'tool_reply', rewrite: 'ignore', postStepForce: 'ignore' };
+const DBBENCH_RULES: EffectRules = { loop: 'dbbench' };
 
 /** DBBench over a database backend: one fresh database per episode, graded by answer or table hash. */
 export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Environment {
