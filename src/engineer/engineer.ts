@@ -1,5 +1,6 @@
 import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
 import type { Benchmark, ResponseProtocol } from '../patch/index.js';
+import type { PreviousAttempt } from './revision-context.js';
 
 /**
  * What an engineer sees about one batch: the baseline episodes of the frozen target on the batch's tasks.
@@ -46,4 +47,6 @@ export interface Engineer {
   /** True for the built-in symbolic engineer, so every output built from it can say so. */
   readonly symbolic: boolean;
   propose(input: EngineerInput): Promise<EngineerResult>;
+  /** The same engineer for a second pass that sees its previous attempt and its effect (protocol.md §2.8); LLM engineers only. */
+  revise?(previous: PreviousAttempt): Engineer;
 }

@@ -72,6 +72,7 @@ export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
   return {
     label: options.label ?? `llm:${options.model.label}`,
     symbolic: false,
+    revise: (previous) => createLlmEngineer({ ...options, revision: previous }),
 
     async propose(input: EngineerInput): Promise<EngineerResult> {
       const previous = typeof options.revision === 'function' ? options.revision(input) : options.revision;

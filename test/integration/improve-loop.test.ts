@@ -82,6 +82,27 @@ describe('harness-r1 improve (real CLI, simulated target, real sandbox)', () => 
     }
   });
 
+  it('runs a revision pass that sees the first attempt (--revise)', async () => {
+    const good = readFileSync(path.join('..', 'shared', 'data', 'patches', 'heldout_generalization', 'harness-r1', 'seed20260721', 'dbbench.json'), 'utf8');
+    const server = await startFakeOpenAIServer(() => ({ kind: 'text', content: `Quoting and early commits recur.\n</think>\n<patch>${good}</patch>` }));
+    try {
+      const dir = path.join(root, 'revise');
+      const r = await runCli(['improve', '--bench', 'dbbench', '--tasks', '0:10', '--target', 'sim:dbbench?seed=3', '--run-dir', dir, '--json', '--revise', '--engineer', `openai:${server.url}#fake-model`]);
+      expect(r.code, r.stderr).toBe(0);
+      const { summary } = JSON.parse(r.stdout) as { summary: ImproveSummary };
+      expect(summary.batches.map((b) => b.tag)).toEqual(['batch_000', 'batch_000-revision']);
+      const sent = server.requests.filter((q) => q.path.endsWith('/chat/completions')).map((q) => JSON.stringify(q.body));
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).not.toMatch(/revision context/i);
+      expect(sent[1]).toMatch(/revision context/i);
+      const revision = readJson<BatchResult>(path.join(dir, 'batches', 'batch_000-revision', 'result.json'));
+      expect(['scored', 'inert']).toContain(revision.status);
+    } finally {
+      await server.close();
+    }
+    expect((await runCli(['improve', '--bench', 'dbbench', '--target', 'sim:dbbench', '--revise'])).code).toBe(2);
+  });
+
   it('resumes after SIGKILL: finished batches are kept, the rest completes, the summary matches a clean run', async () => {
     const args = ['improve', '--bench', 'dbbench', '--tasks', '0:30', '--target', 'sim:dbbench?seed=4&latency_ms=15', '--engineer', 'symbolic', '--concurrency', '2', '--json'];
     const clean = path.join(root, 'clean');

@@ -35,12 +35,15 @@ export interface ImproveCommandOptions {
   dsn?: string;
   dataDir?: string;
   json?: boolean;
+  /** A second engineer pass per rerun batch that sees the first attempt's effect (LLM engineers). */
+  revise?: boolean;
   banner?: string;
 }
 
 /** The full loop on batches of tasks; the library function behind `harness-r1 improve` (and the demo). */
 export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
   if (o.bench !== 'dbbench') throw new ConfigError({ message: `Benchmark '${o.bench}' is not available for improve yet.`, field: 'bench', allowed: ['dbbench'] });
+  if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
   if (!(REWARD_METRICS as readonly string[]).includes(o.metric)) throw new ConfigError({ message: `Unknown --metric '${o.metric}'.`, field: 'metric', allowed: REWARD_METRICS });
   if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 256) {
     throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
@@ -89,6 +92,7 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
         threshold: 1,
         metric: o.metric as RewardMetric,
         maxInfraRetries: 2,
+        ...(o.revise ? { revise: true } : {}),
         rerunContext: { target: o.target, bench: o.bench, split: o.split, ...backendOptions, threshold: 1, metric: o.metric },
         onProgress: (e) => {
           if (e.kind === 'stage') log(`${e.batchTag}: ${e.stage}${e.detail ? ` → ${e.detail}` : ''}`);
@@ -127,6 +131,7 @@ export function registerImproveCommand(program: Command): void {
     .option('--backend <name>', 'sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--revise', 'LLM engineers: a second pass per batch that sees the first patch, its flips and its answer (adds <tag>-revision rows)')
     .option('--json', 'machine-readable summary')
     .addHelpText(
       'after',
@@ -155,6 +160,7 @@ reported as missing evaluations, never as results.`,
         ...(opts.dsn !== undefined ? { dsn: String(opts.dsn) } : {}),
         ...(opts.dataDir !== undefined ? { dataDir: String(opts.dataDir) } : {}),
         ...(opts.json ? { json: true } : {}),
+        ...(opts.revise ? { revise: true } : {}),
       });
       process.exitCode = result.code;
     });

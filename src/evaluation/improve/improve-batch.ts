@@ -35,6 +35,8 @@ export interface ImproveContext {
   metric: RewardMetric;
   /** Reruns of episodes that ended in an infrastructure failure (bounded; never "until positive"). */
   maxInfraRetries: number;
+  /** Run a second, revision pass for each batch whose patch was rerun (engineers that support it). */
+  revise?: boolean;
   /** What changes a rerun's meaning besides the patch and the batch (target, options); part of the cache key. */
   rerunContext: Record<string, unknown>;
   onProgress?: (event: ImproveEvent) => void;

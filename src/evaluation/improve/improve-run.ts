@@ -6,7 +6,9 @@ import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
-import { writeJsonArtifact } from './artifact-files.js';
+import type { EngineerResult } from '../../engineer/engineer.js';
+import type { PreviousAttempt } from '../../engineer/revision-context.js';
+import { readJsonArtifact, writeJsonArtifact } from './artifact-files.js';
 import type { Batch } from './batches.js';
 import type { EvalStatus } from './eval-status.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
@@ -65,10 +67,38 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
   }
   const byIndex = new Map(baseline.map((r) => [r.task.index, r]));
   const results: BatchResult[] = [];
-  for (const batch of batches) results.push(await improveBatch(ctx, batch, byIndex));
+  for (const batch of batches) {
+    const first = await improveBatch(ctx, batch, byIndex);
+    results.push(first);
+    const revised = ctx.revise && ctx.engineer.revise && (first.status === 'scored' || first.status === 'inert') ? ctx.engineer.revise(previousAttempt(ctx, first)) : undefined;
+    if (revised) results.push(await improveBatch({ ...ctx, engineer: revised }, { tag: `${batch.tag}-revision`, taskIndices: batch.taskIndices }, byIndex));
+  }
   const summary = summarize(ctx, results);
   writeJsonArtifact(path.join(ctx.rootDir, 'summary.json'), summary);
   return { results, summary, baseline };
+}
+
+/** What a revision pass sees of the first attempt: its result, flips, answer, patch and the flipped episodes. */
+function previousAttempt(ctx: ImproveContext, result: BatchResult): PreviousAttempt {
+  const dir = path.join(ctx.rootDir, 'batches', result.batchTag);
+  const engineer = readJsonArtifact<EngineerResult>(path.join(dir, 'engineer.json'));
+  const rawOutput = engineer?.status === 'ok' && engineer.proposal.kind === 'response' ? engineer.proposal.text : '';
+  const raw = result.reward.raw;
+  const flips = { correctToWrong: raw?.regressed ?? [], wrongToCorrect: raw?.rescued ?? [] };
+  let rerunRecords: EpisodeRecord[] = [];
+  if (result.rerun) {
+    const store = RunStore.open(path.join(ctx.rootDir, 'reruns', result.rerun.cacheKey));
+    rerunRecords = store.records();
+    store.close();
+  }
+  return {
+    result: { tasks: Object.keys(result.baseline.rewards).length, baselinePass: result.baseline.pass, patchedPass: result.patched?.pass ?? result.baseline.pass, delta: raw?.deltaAverageReward ?? 0, status: result.status },
+    flips,
+    rawOutput,
+    patch: readJsonArtifact<unknown>(path.join(dir, 'patch.json')) ?? null,
+    regressions: rerunRecords.filter((r) => flips.correctToWrong.includes(r.task.index)),
+    improvements: rerunRecords.filter((r) => flips.wrongToCorrect.includes(r.task.index)),
+  };
 }
 
 function summarize(ctx: ImproveContext, results: BatchResult[]): ImproveSummary {
