@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { createDbBenchEnvironment, type DbBenchGradingRule } from '../../environments/dbbench/dbbench-environment.js';
+import { DBBENCH_PROTOCOL_VERSION } from '../../environments/dbbench/prompts.js';
 import { makeBatches, DEFAULT_BATCH_SIZE } from '../../evaluation/improve/batches.js';
 import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batch-reward.js';
 import { improveRun, type ImproveSummary } from '../../evaluation/improve/improve-run.js';
@@ -60,7 +61,7 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
   const engineer = await resolveEngineer(o.engineer, { dataDir });
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
   const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${o.bench}-${o.split}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
-  const backendOptions = { backend: firstBackend.name, grading, maxRounds: o.maxRounds ?? null };
+  const backendOptions = { protocol: DBBENCH_PROTOCOL_VERSION, backend: firstBackend.name, grading, maxRounds: o.maxRounds ?? null };
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const log = (line: string) => {

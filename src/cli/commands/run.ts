@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { createDbBenchEnvironment, type DbBenchGradingRule } from '../../environments/dbbench/dbbench-environment.js';
+import { DBBENCH_PROTOCOL_VERSION } from '../../environments/dbbench/prompts.js';
 import { runBatch } from '../../evaluation/run-batch.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
@@ -92,7 +93,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     taskIndices,
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
     patch: patch?.manifest ?? null,
-    options: { backend: backend.name, grading, maxRounds: o.maxRounds ?? null },
+    options: { protocol: DBBENCH_PROTOCOL_VERSION, backend: backend.name, grading, maxRounds: o.maxRounds ?? null },
   };
   const controller = new AbortController();
   const onSigint = () => {
