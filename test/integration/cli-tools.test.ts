@@ -27,9 +27,12 @@ describe('harness-r1 env check dbbench', () => {
 
   it('exits 2 for a missing file or an unknown benchmark', async () => {
     expect((await runCli(['env', 'check', 'dbbench', '--data', path.join(tmp, 'nope.jsonl')])).code).toBe(2);
-    const unknown = await runCli(['env', 'check', 'webshop', '--data', 'x']);
+    const unknown = await runCli(['env', 'check', 'swebench', '--data', 'x']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/Allowed: dbbench/);
+    expect(unknown.stderr).toMatch(/Allowed: dbbench, alfworld, webshop/);
+    const noData = await runCli(['env', 'check', 'webshop', '--data', path.join(tmp, 'no-such-dir')]);
+    expect(noData.code).toBe(2);
+    expect(noData.stderr).toMatch(/WebShop data directory not found/);
   });
 
   it('names the line of a malformed task file', async () => {
