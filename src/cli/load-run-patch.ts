@@ -5,6 +5,7 @@ import { ConfigError } from '../episode/index.js';
 import type { DbBenchOverlay } from '../environments/dbbench/legacy-overlay.js';
 import type { HookProvider } from '../hooks/hook-provider.js';
 import { describeRejection, validatePatchFile, type Benchmark, type HarnessPatch } from '../patch/index.js';
+import { codeHooksOf, dbBenchOverlayOf } from '../patch/patch-parts.js';
 import { createPythonHookProvider, type PythonHookProvider, type SandboxPool } from '../sandbox/index.js';
 import { sandboxCompiler } from './sandbox-compiler.js';
 
@@ -37,12 +38,8 @@ export async function loadRunPatch(file: string, bench: Benchmark, pool: Sandbox
   if (patch.benchmark !== bench) {
     throw new ConfigError({ message: `Patch ${file} is for '${patch.benchmark}', but the run is on '${bench}'.`, field: 'patch' });
   }
-  const codeHooks = patch.actions.flatMap((a) => (a.type === 'add_code_hook' ? [{ hook: a.hook, code: a.code }] : []));
-  const hooks = await createPythonHookProvider(pool, codeHooks, { benchmark: bench, label: `patch ${file}` });
-  const overlay: DbBenchOverlay = {
-    skills: patch.actions.flatMap((a) => (a.type === 'add_or_edit_skill' ? [{ text: a.text, taskTypes: a.task_types }] : [])),
-    toolEdits: patch.actions.flatMap((a) => (a.type === 'edit_tool_hint' ? [{ tool: a.tool, operation: a.operation, text: a.text }] : [])),
-  };
+  const hooks = await createPythonHookProvider(pool, codeHooksOf(patch), { benchmark: bench, label: `patch ${file}` });
+  const overlay = dbBenchOverlayOf(patch);
   const notes = [...verdict.notes.map((n) => `${n.kind}: ${n.message}`), ...hooks.dropped.map((d) => `hook #${d.position} (${d.hook}) dropped at install: ${d.reason}`)];
   return { patch, hooks, overlay, manifest: { file, sha256: createHash('sha256').update(bytes).digest('hex') }, notes };
 }

@@ -8,6 +8,7 @@ import type { DbBenchOverlay } from '../../environments/dbbench/legacy-overlay.j
 import type { ChatModel } from '../../models/chat-model.js';
 import { describeRejection, noPatchStatus, validateEngineerResponse, validatePatch, type Benchmark, type HarnessPatch, type HookCompiler, type PatchVerdict } from '../../patch/index.js';
 import { createPythonHookProvider, type SandboxPool } from '../../sandbox/index.js';
+import { codeHooksOf, dbBenchOverlayOf } from '../../patch/patch-parts.js';
 import { RUN_MANIFEST_VERSION } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
@@ -174,11 +175,8 @@ async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch,
     s.close();
     return complete;
   })();
-  const codeHooks = patch.actions.flatMap((a) => (a.type === 'add_code_hook' ? [{ hook: a.hook, code: a.code }] : []));
-  const overlay: DbBenchOverlay = {
-    skills: patch.actions.flatMap((a) => (a.type === 'add_or_edit_skill' ? [{ text: a.text, taskTypes: a.task_types }] : [])),
-    toolEdits: patch.actions.flatMap((a) => (a.type === 'edit_tool_hint' ? [{ tool: a.tool, operation: a.operation, text: a.text }] : [])),
-  };
+  const codeHooks = codeHooksOf(patch);
+  const overlay = dbBenchOverlayOf(patch);
   const store = RunStore.exists(dir)
     ? RunStore.open(dir)
     : RunStore.create(dir, {
