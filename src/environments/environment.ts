@@ -30,7 +30,7 @@ export type ActResult =
  * force are ignored. Other benchmarks name their own loops in `src/runtime/loops/`.
  */
 export interface EffectRules {
-  loop: 'dbbench';
+  loop: 'dbbench' | 'alfworld' | 'webshop';
 }
 
 /** One episode of a tool-calling benchmark. Created by an environment for one task. */

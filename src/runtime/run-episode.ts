@@ -4,7 +4,9 @@ import type { EnvironmentEpisode } from '../environments/environment.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest } from '../models/chat-model.js';
 import { InfraError, LoopContext, errorText, outcomeOfInfraError, type Ending } from './episode-loop.js';
+import { playAlfworld } from './loops/alfworld-loop.js';
 import { playDbBench } from './loops/dbbench-loop.js';
+import { playWebShop } from './loops/webshop-loop.js';
 
 export interface RunEpisodeOptions {
   model: ChatModel;
@@ -24,6 +26,8 @@ export interface RunEpisodeResult {
 /** The benchmark loops, by the loop an environment's effect rules name. */
 const LOOPS: Record<EnvironmentEpisode['rules']['loop'], (loop: LoopContext) => Promise<Ending>> = {
   dbbench: playDbBench,
+  webshop: playWebShop,
+  alfworld: playAlfworld,
 };
 
 /**

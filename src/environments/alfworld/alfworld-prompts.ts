@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { ToolSpec } from '../../episode/index.js';
+import { ConfigError } from '../../episode/index.js';
+
+/**
+ * The ALFWorld function-calling protocol (protocol.md §7.2). The system prompt and the `take_action` tool
+ * are read at run time from `<dataDir>/agentbench_prompts.json` (entry `alfworld_fc`) so they stay
+ * byte-identical to the reference; the strings below are the harness's own replies and headers.
+ */
+export const ALFWORLD_PROTOCOL_VERSION = 'alfworld-fc-v1' as const;
+
+/** AgentBench-FC's `max_step` in the Harness-R1 configs (the class default is 20). */
+export const ALFWORLD_DEFAULT_MAX_STEPS = 50;
+
+export const TIPS_HEADER = 'Some tips that may help for this task:';
+/** The reply to a turn without a tool call: the tool must be called, plain text is not allowed. */
+export const ALFWORLD_TEXT_ONLY_NUDGE = 'You must call the take_action tool to act in the environment. Plain text replies are not allowed.';
+/** The reply when the tool call cannot be processed (arguments that do not parse, no argument value). */
+export const ALFWORLD_BAD_CALL_REPLY = 'No valid tool calls found. Please call a tool instead.';
+export const ALFWORLD_AVAILABLE_ACTIONS = ' AVAILABLE ACTIONS: ';
+
+export interface AlfworldProtocol {
+  systemPrompt: string;
+  tools: ToolSpec[];
+}
+
+const cache = new Map<string, AlfworldProtocol>();
+
+/** Reads the reference system prompt and the take_action tool from `<dataDir>/agentbench_prompts.json`. */
+export function loadAlfworldProtocol(dataDir: string): AlfworldProtocol {
+  const file = path.join(dataDir, 'agentbench_prompts.json');
+  const cached = cache.get(file);
+  if (cached) return cached;
+  let entry: { system_prompt?: unknown; tools?: unknown };
+  try {
+    entry = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, typeof entry>).alfworld_fc ?? {};
+  } catch (cause) {
+    throw new ConfigError({ message: `Cannot read the ALFWorld prompts from ${file}: ${(cause as Error).message}`, field: 'dataDir', cause });
+  }
+  if (typeof entry.system_prompt !== 'string' || !Array.isArray(entry.tools)) {
+    throw new ConfigError({ message: `${file} has no usable 'alfworld_fc' entry (system_prompt and tools).`, field: 'dataDir' });
+  }
+  const tools = (entry.tools as { function?: { name?: unknown; description?: unknown; parameters?: unknown } }[]).map((t) => {
+    const fn = t.function ?? {};
+    if (typeof fn.name !== 'string') throw new ConfigError({ message: `${file}: an alfworld_fc tool has no name.`, field: 'dataDir' });
+    return { name: fn.name, description: String(fn.description ?? ''), parameters: (fn.parameters ?? {}) as Record<string, unknown> };
+  });
+  const protocol = { systemPrompt: entry.system_prompt, tools };
+  cache.set(file, protocol);
+  return protocol;
+}
+
+/** The system prompt with on_init skills appended as tips. */
+export function buildAlfworldSystemPrompt(base: string, skills: readonly string[]): string {
+  if (skills.length === 0) return base;
+  return `${base}\n\n${TIPS_HEADER}\n${skills.map((s) => `- ${s}`).join('\n')}`;
+}
+
+/**
+ * The tools with on_init tool hints appended to the take_action description. Unlike the reference, which
+ * mutates the task-level tool list (so hints can leak across episodes), the hint applies to its episode only.
+ */
+export function withToolHints(tools: readonly ToolSpec[], hints: readonly string[]): ToolSpec[] {
+  if (hints.length === 0) return [...tools];
+  return tools.map((t) => (t.name === 'take_action' ? { ...t, description: `${t.description} ${hints.join(' ')}` } : t));
+}
+
+/** "Here is your task. {observation} AVAILABLE ACTIONS: {one per line}\n" */
+export function buildAlfworldFirstUserMessage(observation: string, admissible: readonly string[]): string {
+  return `Here is your task. ${observation}${ALFWORLD_AVAILABLE_ACTIONS}${admissible.join('\n')}\n`;
+}
+
+/** A tool result: the observation, then the admissible commands one per line. */
+export function buildAlfworldToolResult(observation: string, admissible: readonly string[]): string {
+  return `${observation}${ALFWORLD_AVAILABLE_ACTIONS}${admissible.join('\n')}`;
+}

@@ -1,0 +1,116 @@
+import { InternalError, toolMessage, userMessage, type ChatMessage } from '../../episode/index.js';
+import type { EnvironmentEpisode, ParsedCall } from '../../environments/environment.js';
+import type { WebShopEpisodeDriver } from '../../environments/webshop/webshop-environment.js';
+import type { Ending, LoopContext } from '../episode-loop.js';
+
+const TASK_LIMIT_MESSAGE = 'Task limit reached.';
+
+function isDriver(episode: EnvironmentEpisode): episode is WebShopEpisodeDriver {
+  return (episode as Partial<WebShopEpisodeDriver>).webshop === true;
+}
+
+/**
+ * The WebShop loop (protocol.md §4.2, §4.5, §7.1). on_init gives tips for the system prompt and tool hints
+ * for both tool descriptions. Each turn starts with the observation message: the initial observation, a
+ * user "Observation:" message after a turn with no action, or a tool message "Action: …" answering the
+ * previous call. Then make_pre_hint, one model call, and only the first tool call: its first argument
+ * value is wrapped as `search[…]`/`click[…]`; a pending post-step force pre-empts it before
+ * on_before_action; a block is a user message, no env step, and the next tool message reads as if the
+ * blocked action had run; a rewrite/force replaces the action (wrapped by the current tool). After the
+ * env step, on_post_step hints are user messages and a force is queued as `click[…]` for the next
+ * tool-calling turn. Hint and rewrite messages land before the tool message of their call, as in the
+ * original. The episode ends at "buy now" with the env's reward, or after the rounds.
+ */
+export async function playWebShop(loop: LoopContext): Promise<Ending> {
+  const { episode, state: s } = loop;
+  if (!isDriver(episode)) throw new InternalError({ message: `The WebShop loop needs a WebShop episode, got ${episode.task.bench}.` });
+  const max = episode.maxRounds;
+  const skills: string[] = [];
+  const toolHints: string[] = [];
+  for (const { effect } of await loop.hook('on_init', episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 })) {
+    skills.push(...effect.skills);
+    if (effect.toolHint) {
+      toolHints.push(effect.toolHint);
+      episode.applyToolHint(effect.toolHint);
+    }
+  }
+  s.messages.push({ role: 'system', content: episode.systemPrompt({ skills, toolHints }) });
+
+  let lastAction: string | undefined;
+  let lastCallId = '';
+  let pendingForce: string | undefined;
+  for (let j = 0; j < max; j++) {
+    const round = j + 1;
+    const remaining = max - j;
+    s.messages.push(turnMessage(episode, j, lastAction, lastCallId));
+    for (const { effect } of await loop.hook('make_pre_hint', episode.contextFor({ hook: 'make_pre_hint', round, remaining }), { round })) {
+      s.messages.push(userMessage(effect.message));
+    }
+    const { toolCalls } = await loop.complete(round);
+    const raw = toolCalls[0];
+    if (!raw) {
+      episode.noteTextOnlyObservation();
+      lastAction = undefined;
+      continue;
+    }
+    lastCallId = raw.id;
+    const parsed = episode.parseCall(raw);
+    const call: ParsedCall = parsed ?? { id: raw.id, tool: raw.name, args: {}, firstValue: undefined };
+    let action = parsed ? episode.defaultAction(call.tool, call.firstValue) : undefined;
+    if (pendingForce !== undefined) {
+      action = pendingForce;
+      pendingForce = undefined;
+    }
+    if (action === undefined) {
+      const reason = parsed ? episode.unknownToolReply() : episode.badArgumentsReply();
+      s.steps.push({ round, tool: call.tool, input: parsed ? call.firstValue : raw.arguments, observation: reason, status: 'invalid' });
+      lastAction = undefined;
+      continue;
+    }
+
+    const view = { tool: call.tool, value: call.firstValue ?? '', finalAction: action };
+    const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: call.tool });
+    let block: string | undefined;
+    for (const { effect, trace } of guards) {
+      if (block !== undefined) {
+        trace.disposition = 'ignored';
+      } else if (effect.kind === 'block_and_prompt') {
+        block = effect.message;
+      } else {
+        action = episode.wrapAction(effect.action, call.tool);
+        if (effect.message) s.messages.push(userMessage(effect.message));
+      }
+    }
+    if (block !== undefined) {
+      s.messages.push(userMessage(block));
+      s.steps.push({ round, tool: call.tool, input: call.firstValue, observation: block, status: 'blocked' });
+      lastAction = action;
+      continue;
+    }
+
+    const executed = action;
+    const out = await loop.env(() => Promise.resolve(episode.step(executed)));
+    s.steps.push({ round, tool: call.tool, input: call.firstValue, observation: out.observation, status: 'executed' });
+    const post = await loop.hook(
+      'on_post_step',
+      episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }),
+      { round, tool: call.tool },
+    );
+    for (const { effect } of post) {
+      if (effect.kind === 'force_action') pendingForce = effect.action.includes('[') && effect.action.endsWith(']') ? effect.action : `click[${effect.action}]`;
+      if (effect.message) s.messages.push(userMessage(effect.message));
+    }
+    lastAction = executed;
+    if (out.done) {
+      return { outcome: out.reward >= 1 ? 'success' : 'wrong_answer', reward: out.reward, detail: { action: executed, ...out.detail } };
+    }
+  }
+  s.messages.push(lastAction === undefined ? userMessage(TASK_LIMIT_MESSAGE) : toolMessage(lastCallId, TASK_LIMIT_MESSAGE));
+  return { outcome: 'round_limit', reward: 0, detail: { reason: `no purchase within ${max} rounds` } };
+}
+
+function turnMessage(episode: WebShopEpisodeDriver, j: number, lastAction: string | undefined, lastCallId: string): ChatMessage {
+  if (j === 0) return userMessage(episode.initialMessage());
+  if (lastAction === undefined) return userMessage(episode.observationMessage(undefined));
+  return toolMessage(lastCallId, episode.observationMessage(lastAction));
+}
