@@ -38,6 +38,13 @@ export async function loadRunPatch(file: string, bench: Benchmark, pool: Sandbox
   if (patch.benchmark !== bench) {
     throw new ConfigError({ message: `Patch ${file} is for '${patch.benchmark}', but the run is on '${bench}'.`, field: 'patch' });
   }
+  const legacy = patch.actions.filter((a) => a.type !== 'add_code_hook');
+  if (bench !== 'dbbench' && legacy.length > 0) {
+    throw new ConfigError({
+      message: `Patch ${file} has legacy DSL actions (${[...new Set(legacy.map((a) => a.type))].join(', ')}), which harness-r1 runs only on dbbench so far; use add_code_hook actions on ${bench}.`,
+      field: 'patch',
+    });
+  }
   const hooks = await createPythonHookProvider(pool, codeHooksOf(patch), { benchmark: bench, label: `patch ${file}` });
   const overlay = dbBenchOverlayOf(patch);
   const notes = [...verdict.notes.map((n) => `${n.kind}: ${n.message}`), ...hooks.dropped.map((d) => `hook #${d.position} (${d.hook}) dropped at install: ${d.reason}`)];

@@ -1,21 +1,32 @@
 import Table from 'cli-table3';
 
-import type { EpisodeRecord } from '../episode/index.js';
+import { isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
 import type { RunSummary } from '../evaluation/summarize-run.js';
 
 /** The per-task table and totals printed at the end of a run. */
 export function renderRunSummary(records: readonly EpisodeRecord[], summary: RunSummary, targetLabel: string): string {
-  const table = new Table({ head: ['task', 'type', 'outcome', 'reward', 'rounds', 'sql', 'hook effects'], style: { head: [] } });
+  const table = new Table({ head: ['task', 'type', 'outcome', 'reward', 'rounds', 'actions', 'hook effects'], style: { head: [] } });
   for (const r of records) {
     const effects = r.hookTrace.filter((t) => t.disposition === 'applied').length;
-    table.push([r.task.index, String(r.detail.type ?? ''), r.outcome, r.reward, r.rounds, r.steps.filter((s) => s.tool === 'execute_sql').length, effects]);
+    table.push([r.task.index, typeOf(r), r.outcome, round(r.reward), r.rounds, r.steps.filter((s) => s.status === 'executed').length, effects]);
   }
+  const byType = new Map<string, { ok: number; n: number }>();
+  for (const r of records) {
+    if (isInfraOutcome(r.outcome)) continue;
+    const t = byType.get(typeOf(r)) ?? { ok: 0, n: 0 };
+    t.n++;
+    if (r.outcome === 'success') t.ok++;
+    byType.set(typeOf(r), t);
+  }
+  const familyTable = new Table({ head: ['type / family', 'success', 'rate'], style: { head: [] } });
+  for (const [type, t] of [...byType.entries()].sort(([a], [b]) => a.localeCompare(b))) familyTable.push([type || '-', `${t.ok}/${t.n}`, `${((t.ok / t.n) * 100).toFixed(1)}%`]);
   const outcomes = Object.entries(summary.byOutcome)
     .filter(([, n]) => n > 0)
     .map(([o, n]) => `${o} ${n}`)
     .join(', ');
   const lines = [
     table.toString(),
+    familyTable.toString(),
     `target: ${targetLabel}`,
     `success: ${summary.successes}/${summary.scored} (${(summary.successRate * 100).toFixed(1)}%), mean reward ${summary.meanReward.toFixed(3)}`,
     `outcomes: ${outcomes || 'none'}`,
@@ -28,4 +39,13 @@ export function renderRunSummary(records: readonly EpisodeRecord[], summary: Run
     lines.push(`hooks: ${effects.map(([k, n]) => `${k} ×${n}`).join(', ') || 'no effects'}; faults ${summary.hookFaults}`);
   }
   return lines.join('\n');
+}
+
+/** The task's family (ALFWorld) or type (DBBench), as its environment recorded it. */
+function typeOf(r: EpisodeRecord): string {
+  return String(r.detail.family ?? r.detail.type ?? '');
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
 }

@@ -6,6 +6,41 @@ import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../mode
 import { loadScriptedModelFile } from '../models/scripted-model.js';
 import { parseDbBenchSimQuery } from '../simulation/dbbench/fault-profile.js';
 import { createDbBenchSimHandler, toSimHttpReply } from '../simulation/dbbench/wire-handler.js';
+import { createAlfworldSimHandler, toAlfworldSimHttpReply } from '../simulation/alfworld/index.js';
+import { createWebShopSimHandler, parseWebShopSimQuery, toWebShopSimHttpReply } from '../simulation/webshop/index.js';
+import { loadSharedWebShopEngine } from '../environments/webshop/webshop-environment.js';
+
+/** The simulated target of a benchmark as a request → HTTP reply function. */
+function simulatedReplier(bench: string, dataDir: string, params: URLSearchParams): (request: unknown) => { status: number; body: unknown } {
+  switch (bench) {
+    case 'dbbench': {
+      const handler = createDbBenchSimHandler({ dataDir, ...parseDbBenchSimQuery(params) });
+      return (request) => toSimHttpReply(handler(request));
+    }
+    case 'alfworld': {
+      const known = new Set(['seed', 'faults', 'comply']);
+      for (const key of params.keys()) {
+        if (!known.has(key)) throw new ConfigError({ message: `Unknown sim:alfworld parameter '${key}'.`, field: 'target', allowed: [...known, 'latency_ms'] });
+      }
+      const seed = params.get('seed');
+      const comply = params.get('comply');
+      const faults = params.get('faults');
+      const handler = createAlfworldSimHandler({
+        dataDir,
+        ...(seed !== null ? { seed: Number(seed) } : {}),
+        ...(comply !== null ? { comply: Number(comply) } : {}),
+        ...(faults !== null ? { faults } : {}),
+      });
+      return (request) => toAlfworldSimHttpReply(handler(request));
+    }
+    case 'webshop': {
+      const handler = createWebShopSimHandler({ dataDir, ...parseWebShopSimQuery(params), engine: loadSharedWebShopEngine(dataDir) });
+      return (request) => toWebShopSimHttpReply(handler(request));
+    }
+    default:
+      throw new ConfigError({ message: `There is no simulated target for '${bench}'.`, field: 'target', allowed: ['sim:dbbench', 'sim:alfworld', 'sim:webshop'] });
+  }
+}
 
 export interface ResolvedTarget {
   model: ChatModel & Partial<Pick<OpenAICompatibleModel, 'endpoint' | 'listModels'>>;
@@ -27,27 +62,24 @@ export async function resolveTarget(spec: string, context: { dataDir?: string } 
     case 'scripted':
       return { model: loadScriptedModelFile(parsed.path), close: async () => {} };
     case 'sim': {
-      if (parsed.bench !== 'dbbench') {
-        throw new ConfigError({ message: `There is no simulated target for '${parsed.bench}' yet.`, field: 'target', allowed: ['sim:dbbench'] });
-      }
       if (!context.dataDir) throw new ConfigError({ message: 'The simulated target needs the data directory.', field: 'dataDir' });
       const { latency_ms: latencyText, ...simParams } = parsed.params;
       const latencyMs = latencyText === undefined ? 0 : Number(latencyText);
       if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
         throw new ConfigError({ message: `latency_ms must be an integer number of milliseconds (0..600000), got '${latencyText}'.`, field: 'target' });
       }
-      const query = new URLSearchParams(parsed.params).toString();
-      const handler = createDbBenchSimHandler({ dataDir: context.dataDir, ...parseDbBenchSimQuery(new URLSearchParams(simParams)) });
+      const reply = simulatedReplier(parsed.bench, context.dataDir, new URLSearchParams(simParams));
       const server = await startFakeOpenAIServer({
         recordRequests: false,
-        models: ['sim-dbbench'],
+        models: [`sim-${parsed.bench}`],
         handler: (request) => {
-          const reply = toSimHttpReply(handler(request));
-          return { kind: 'raw', status: reply.status, body: reply.body as Record<string, unknown>, ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) };
+          const r = reply(request);
+          return { kind: 'raw', status: r.status, body: r.body as Record<string, unknown>, ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) };
         },
       });
-      const label = `sim:dbbench?${query || 'seed=0'} (simulated target)`;
-      const base = createOpenAICompatibleModel({ baseURL: server.url, model: 'sim-dbbench', label, retry: { maxAttempts: 1 } });
+      const query = new URLSearchParams(parsed.params).toString();
+      const label = `sim:${parsed.bench}?${query || 'seed=0'} (simulated target)`;
+      const base = createOpenAICompatibleModel({ baseURL: server.url, model: `sim-${parsed.bench}`, label, retry: { maxAttempts: 1 } });
       const model: ResolvedTarget['model'] = {
         label,
         simulated: true,
@@ -58,6 +90,6 @@ export async function resolveTarget(spec: string, context: { dataDir?: string } 
       return { model, close: () => server.close() };
     }
     case 'symbolic':
-      throw new ConfigError({ message: "'symbolic' is an engineer, not a target model.", field: 'target', allowed: ['openai:<base-url>#<model>', 'sim:dbbench', 'scripted:<file>'] });
+      throw new ConfigError({ message: "'symbolic' is an engineer, not a target model.", field: 'target', allowed: ['openai:<base-url>#<model>', 'sim:dbbench', 'sim:alfworld', 'sim:webshop', 'scripted:<file>'] });
   }
 }

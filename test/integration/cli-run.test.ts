@@ -43,7 +43,9 @@ describe('harness-r1 run (real CLI process, simulated target over HTTP, SQLite)'
   });
 
   it.each([
-    [['run', '--bench', 'webshop', '--target', 'sim:dbbench'], /Benchmark 'webshop' is not available yet\. Allowed: dbbench/],
+    [['run', '--bench', 'swebench', '--target', 'sim:dbbench'], /Unknown benchmark 'swebench'\. Allowed: dbbench, alfworld, webshop/],
+    [['run', '--bench', 'alfworld', '--target', 'sim:alfworld', '--backend', 'mariadb'], /--backend applies to dbbench only, not alfworld/],
+    [['run', '--bench', 'dbbench', '--target', 'sim:dbbench', '--wording', '2.1.2'], /--wording applies to alfworld only/],
     [['run', '--bench', 'dbbench', '--tasks', '0:99', '--target', 'sim:dbbench'], /goes past the end of the split/],
     [['run', '--bench', 'dbbench', '--split', 'test', '--target', 'sim:dbbench'], /Unknown DBBench split 'test'\. Allowed: dev, standard, standard\.v0\.2/],
     [['run', '--bench', 'dbbench', '--target', 'nonsense'], /target/i],
@@ -55,6 +57,17 @@ describe('harness-r1 run (real CLI process, simulated target over HTTP, SQLite)'
     const r = await runCli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+  });
+
+  it.each([
+    ['alfworld', ['--split', 'dev', '--tasks', '0:6'], /pick_and_place|look_at_obj|pick_clean_then_place/],
+    ['webshop', ['--tasks', '0:6'], /success: \d+\/6/],
+  ])('plays %s with its simulated target', async (bench, extra, pattern) => {
+    const r = await runCli(['run', '--bench', bench, ...extra, '--target', `sim:${bench}?seed=1`, '--concurrency', '3', '--run-dir', path.join(root, bench)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/SIMULATED TARGET/);
+    expect(r.stdout).toMatch(pattern);
+    expect(readFileSync(path.join(root, bench, 'episodes.jsonl'), 'utf8').trim().split('\n')).toHaveLength(6);
   });
 
   it('answers --help with examples', async () => {

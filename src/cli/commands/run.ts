@@ -4,8 +4,6 @@ import type { Command } from 'commander';
 
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
-import { createDbBenchEnvironment, type DbBenchGradingRule } from '../../environments/dbbench/dbbench-environment.js';
-import { DBBENCH_PROTOCOL_VERSION } from '../../environments/dbbench/prompts.js';
 import { runBatch } from '../../evaluation/run-batch.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
@@ -17,10 +15,9 @@ import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
 import { renderRunSummary } from '../render-summary.js';
-import { resolveDbBackend } from '../resolve-backend.js';
+import { BENCHES, checkBench, openEnvironment } from '../resolve-environment.js';
 import { resolveTarget } from '../resolve-target.js';
 
-export const BENCHES = ['dbbench'] as const;
 
 export interface RunCommandOptions {
   bench: string;
@@ -38,6 +35,10 @@ export interface RunCommandOptions {
   grading?: string;
   /** A patch file to validate and install into every episode; none = the no-harness baseline. */
   patchFile?: string;
+  /** ALFWorld wording; WebShop goal set and seed. */
+  wording?: string;
+  goals?: string;
+  goalSeed?: number;
   /** Wall-clock limit of one hook call in milliseconds (default 50, as the original). */
   hookTimeoutMs?: number;
   /** With --resume: play again the tasks that ended in an infrastructure failure (model/env/hook). */
@@ -48,14 +49,10 @@ export interface RunCommandOptions {
 
 /** Plays a batch of tasks with one target and prints a summary; the library function behind `harness-r1 run`. */
 export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
-  if (!(BENCHES as readonly string[]).includes(o.bench)) {
-    throw new ConfigError({ message: `Benchmark '${o.bench}' is not available yet.`, field: 'bench', allowed: BENCHES });
-  }
+  const bench = checkBench(o.bench);
   if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 256) {
     throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
   }
-  const grading = o.grading ?? 'fc';
-  if (grading !== 'fc' && grading !== 'v0.2') throw new ConfigError({ message: `Unknown grading rule '${grading}'.`, field: 'grading', allowed: ['fc', 'v0.2'] });
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
 
   const dataDir = resolveDataDir(o.dataDir);
@@ -64,21 +61,25 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   if (o.patchFile !== undefined) {
     pool = await createSandboxPool({ size: Math.min(o.concurrency, 4), ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) });
     try {
-      patch = await loadRunPatch(o.patchFile, 'dbbench', pool);
+      patch = await loadRunPatch(o.patchFile, bench, pool);
     } catch (error) {
       await pool.close();
       throw error;
     }
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
-  const backend = await resolveDbBackend(o.backend, o.dsn);
-  const environment = createDbBenchEnvironment({
+  const { environment, options: envOptions } = await openEnvironment({
+    bench,
     dataDir,
     split: o.split,
-    backend,
-    grading: grading as DbBenchGradingRule,
     ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
-    ...(patch ? { overlay: patch.overlay } : {}),
+    ...(o.backend !== undefined ? { backend: o.backend } : {}),
+    ...(o.dsn !== undefined ? { dsn: o.dsn } : {}),
+    ...(o.grading !== undefined ? { grading: o.grading } : {}),
+    ...(o.wording !== undefined ? { wording: o.wording } : {}),
+    ...(o.goals !== undefined ? { goals: o.goals } : {}),
+    ...(o.goalSeed !== undefined ? { goalSeed: o.goalSeed } : {}),
+    ...(patch && bench === 'dbbench' ? { overlay: patch.overlay } : {}),
   });
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
   const target = await resolveTarget(o.target, { dataDir });
@@ -89,11 +90,11 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     runId,
     createdAt: new Date().toISOString(),
     bench: o.bench,
-    split: o.split,
+    split: environment.split,
     taskIndices,
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
     patch: patch?.manifest ?? null,
-    options: { protocol: DBBENCH_PROTOCOL_VERSION, backend: backend.name, grading, maxRounds: o.maxRounds ?? null },
+    options: envOptions,
   };
   const controller = new AbortController();
   const onSigint = () => {
@@ -151,7 +152,7 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('Play benchmark tasks with a target model and record every episode (no engineer, no reward).')
     .requiredOption('--bench <bench>', `benchmark (${BENCHES.join(', ')})`)
-    .option('--split <split>', 'split: dev, standard or standard.v0.2 for dbbench', 'dev')
+    .option('--split <split>', 'dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: ignored (goal set)', 'dev')
     .option('--tasks <range>', 'task indices: START:END (end exclusive), 7, or 1,3,9 (default: the whole split)')
     .requiredOption('--target <spec>', 'target model: openai:<base-url>#<model>, sim:dbbench[?seed=N&faults=…], scripted:<file>')
     .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 1)
@@ -162,8 +163,11 @@ export function registerRunCommand(program: Command): void {
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)', (v) => Number(v))
     .option('--backend <name>', 'dbbench database: sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
-    .option('--max-rounds <n>', 'rounds per episode (dbbench default 20, as Harness-R1; AgentBench uses 15)', (v) => Number(v))
+    .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps; webshop 20)', (v) => Number(v))
     .option('--grading <rule>', 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)')
+    .option('--wording <w>', "alfworld: 2.1.1 ('put X in/on Y', default) or 2.1.2 ('move X to Y')")
+    .option('--goals <mode>', 'webshop: human (needs items_human_ins.json) or synthetic goals')
+    .option('--goal-seed <n>', 'webshop: goal seed (reference 233)', (v) => Number(v))
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--json', 'print a machine-readable summary on stdout')
     .addHelpText(
@@ -174,6 +178,8 @@ Examples:
   OPENAI_API_KEY=… harness-r1 run --bench dbbench --tasks 0:10 --target 'openai:http://127.0.0.1:8000/v1#Qwen/Qwen3.5-9B'
   harness-r1 run --bench dbbench --run-dir runs/my-run --resume --target sim:dbbench   # continue after a crash
   harness-r1 run --bench dbbench --tasks 0:60 --target sim:dbbench --patch patch.json     # rerun with a patch
+  harness-r1 run --bench alfworld --split dev --target sim:alfworld                       # 20 ALFWorld games
+  harness-r1 run --bench webshop --tasks 0:100 --target sim:webshop                       # WebShop goals
 
 Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.`,
     )
@@ -192,6 +198,9 @@ Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed
         ...(opts.dsn !== undefined ? { dsn: String(opts.dsn) } : {}),
         ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds as number } : {}),
         ...(opts.grading !== undefined ? { grading: String(opts.grading) } : {}),
+        ...(opts.wording !== undefined ? { wording: String(opts.wording) } : {}),
+        ...(opts.goals !== undefined ? { goals: String(opts.goals) } : {}),
+        ...(opts.goalSeed !== undefined ? { goalSeed: opts.goalSeed as number } : {}),
         ...(opts.patch !== undefined ? { patchFile: String(opts.patch) } : {}),
         ...(opts.retryInfra ? { retryInfra: true } : {}),
         ...(opts.hookTimeoutMs !== undefined ? { hookTimeoutMs: opts.hookTimeoutMs as number } : {}),
