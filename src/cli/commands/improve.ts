@@ -4,8 +4,6 @@ import type { Command } from 'commander';
 
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
-import { createDbBenchEnvironment, type DbBenchGradingRule } from '../../environments/dbbench/dbbench-environment.js';
-import { DBBENCH_PROTOCOL_VERSION } from '../../environments/dbbench/prompts.js';
 import { makeBatches, DEFAULT_BATCH_SIZE } from '../../evaluation/improve/batches.js';
 import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batch-reward.js';
 import { improveRun, type ImproveSummary } from '../../evaluation/improve/improve-run.js';
@@ -14,7 +12,7 @@ import { createSandboxPool } from '../../sandbox/index.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { renderImproveSummary } from '../render-improve-summary.js';
-import { resolveDbBackend } from '../resolve-backend.js';
+import { BENCHES, checkBench, openEnvironment } from '../resolve-environment.js';
 import { resolveEngineer } from '../resolve-engineer.js';
 import { resolveTarget } from '../resolve-target.js';
 import { sandboxCompiler } from '../sandbox-compiler.js';
@@ -36,6 +34,9 @@ export interface ImproveCommandOptions {
   dsn?: string;
   dataDir?: string;
   json?: boolean;
+  wording?: string;
+  goals?: string;
+  goalSeed?: number;
   /** A second engineer pass per rerun batch that sees the first attempt's effect (LLM engineers). */
   revise?: boolean;
   banner?: string;
@@ -43,25 +44,32 @@ export interface ImproveCommandOptions {
 
 /** The full loop on batches of tasks; the library function behind `harness-r1 improve` (and the demo). */
 export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
-  if (o.bench !== 'dbbench') throw new ConfigError({ message: `Benchmark '${o.bench}' is not available for improve yet.`, field: 'bench', allowed: ['dbbench'] });
+  const bench = checkBench(o.bench);
   if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
   if (!(REWARD_METRICS as readonly string[]).includes(o.metric)) throw new ConfigError({ message: `Unknown --metric '${o.metric}'.`, field: 'metric', allowed: REWARD_METRICS });
   if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 256) {
     throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
   }
-  const grading = (o.grading ?? 'fc') as DbBenchGradingRule;
-  if (grading !== 'fc' && grading !== 'v0.2') throw new ConfigError({ message: `Unknown grading rule '${grading}'.`, field: 'grading', allowed: ['fc', 'v0.2'] });
   const dataDir = resolveDataDir(o.dataDir);
-  const backendFor = () => resolveDbBackend(o.backend, o.dsn);
-  const firstBackend = await backendFor();
-  const baselineEnvironment = createDbBenchEnvironment({ dataDir, split: o.split, backend: firstBackend, grading, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) });
+  const choice = {
+    bench,
+    dataDir,
+    split: o.split,
+    ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
+    ...(o.backend !== undefined ? { backend: o.backend } : {}),
+    ...(o.dsn !== undefined ? { dsn: o.dsn } : {}),
+    ...(o.grading !== undefined ? { grading: o.grading } : {}),
+    ...(o.wording !== undefined ? { wording: o.wording } : {}),
+    ...(o.goals !== undefined ? { goals: o.goals } : {}),
+    ...(o.goalSeed !== undefined ? { goalSeed: o.goalSeed } : {}),
+  };
+  const { environment: baselineEnvironment, options: backendOptions } = await openEnvironment(choice);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${Math.min(DEFAULT_BATCH_SIZE, baselineEnvironment.size)}`, baselineEnvironment.size);
   const batches = makeBatches(taskIndices, o.batchSize, o.batches);
   const target = await resolveTarget(o.target, { dataDir });
   const engineer = await resolveEngineer(o.engineer, { dataDir });
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
   const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${o.bench}-${o.split}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
-  const backendOptions = { protocol: DBBENCH_PROTOCOL_VERSION, backend: firstBackend.name, grading, maxRounds: o.maxRounds ?? null };
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const log = (line: string) => {
@@ -70,21 +78,13 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
     const { summary } = await improveRun({
       batches,
       baselineEnvironment,
-      baselineManifest: { bench: o.bench, split: o.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: backendOptions },
+      baselineManifest: { bench: o.bench, split: baselineEnvironment.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: backendOptions },
       context: {
-        bench: 'dbbench',
-        split: o.split,
+        bench,
+        split: baselineEnvironment.split,
         rootDir: runDir,
-        // Each rerun gets its own backend, so one batch's databases never meet another's.
-        openEnvironment: async (overlay) =>
-          createDbBenchEnvironment({
-            dataDir,
-            split: o.split,
-            backend: await backendFor(),
-            grading,
-            ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
-            ...(overlay ? { overlay } : {}),
-          }),
+        // Each rerun gets its own environment (and database backend), so batches never share state.
+        openEnvironment: async (overlay) => (await openEnvironment({ ...choice, ...(overlay && bench === 'dbbench' ? { overlay } : {}) })).environment,
         target: target.model,
         engineer: engineer.engineer,
         compiler: sandboxCompiler(pool),
@@ -117,7 +117,7 @@ export function registerImproveCommand(program: Command): void {
   program
     .command('improve')
     .description('The Harness-R1 loop: baseline → failure evidence → engineer patch → validate → rerun the same tasks → reward, per batch.')
-    .requiredOption('--bench <bench>', 'benchmark (dbbench)')
+    .requiredOption('--bench <bench>', `benchmark (${BENCHES.join(', ')}; the symbolic engineer and failure packets cover dbbench first)`)
     .option('--split <split>', 'split: dev, standard or standard.v0.2', 'dev')
     .option('--tasks <range>', 'task indices (default 0:10): START:END, 7, or 1,3,9')
     .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`, (v) => Number(v), DEFAULT_BATCH_SIZE)
@@ -128,7 +128,10 @@ export function registerImproveCommand(program: Command): void {
     .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed (default runs/improve-<bench>-<split>-<time>)')
     .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (DBBench reference: delta_pass_rate)`, 'delta_pass_rate')
     .option('--max-rounds <n>', 'rounds per episode (default 20)', (v) => Number(v))
-    .option('--grading <rule>', 'query grading: fc (default) or v0.2')
+    .option('--grading <rule>', 'dbbench query grading: fc (default) or v0.2')
+    .option('--wording <w>', 'alfworld: 2.1.1 (default) or 2.1.2')
+    .option('--goals <mode>', 'webshop: human or synthetic goals')
+    .option('--goal-seed <n>', 'webshop: goal seed (reference 233)', (v) => Number(v))
     .option('--backend <name>', 'sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
@@ -162,6 +165,9 @@ reported as missing evaluations, never as results.`,
         ...(opts.dataDir !== undefined ? { dataDir: String(opts.dataDir) } : {}),
         ...(opts.json ? { json: true } : {}),
         ...(opts.revise ? { revise: true } : {}),
+        ...(opts.wording !== undefined ? { wording: String(opts.wording) } : {}),
+        ...(opts.goals !== undefined ? { goals: String(opts.goals) } : {}),
+        ...(opts.goalSeed !== undefined ? { goalSeed: opts.goalSeed as number } : {}),
       });
       process.exitCode = result.code;
     });

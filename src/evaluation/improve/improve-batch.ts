@@ -9,6 +9,7 @@ import type { ChatModel } from '../../models/chat-model.js';
 import { describeRejection, noPatchStatus, validateEngineerResponse, validatePatch, type Benchmark, type HarnessPatch, type HookCompiler, type PatchVerdict } from '../../patch/index.js';
 import { createPythonHookProvider, type SandboxPool } from '../../sandbox/index.js';
 import { codeHooksOf, dbBenchOverlayOf } from '../../patch/patch-parts.js';
+import { assertRerunMatchesBaseline } from '../../environments/webshop/identity-manifest.js';
 import { RUN_MANIFEST_VERSION } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
@@ -115,9 +116,10 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   if (proposal.status === 'request_failed') return noScore('engineer_request_failed_treated_as_no_patch', { notes: [proposal.detail] });
   if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return noScore('no_patch_proposed', { notes: engineerNotes });
 
-  // Validation, exactly as the original (plus the runtime no-op check of the RL config).
+  // Validation, exactly as the original (plus the runtime no-op check of the RL config). Legacy DSL actions
+  // run only on DBBench here, so other benchmarks require code hooks only, as the WebShop evaluator does.
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'validate' });
-  const options = { bench: ctx.bench, compiler: ctx.compiler, rejectRuntimeNoop: true };
+  const options = { bench: ctx.bench, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.bench !== 'dbbench' };
   const verdict: PatchVerdict =
     proposal.proposal.kind === 'response'
       ? await validateEngineerResponse(proposal.proposal.text, { ...options, protocol: proposal.proposal.protocol })
@@ -135,6 +137,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   const cacheKey = rerunCacheKey({ batchTag: batch.tag, taskIndices: tasks, patch, context: ctx.rerunContext });
   const rerunDir = path.join(ctx.rootDir, 'reruns', cacheKey);
   const { records, attempts, cacheHit } = await rerun(ctx, batch.tag, patch, tasks, rerunDir);
+  checkTaskIdentity(episodes, records);
   const infra = records.filter((r) => isInfraOutcome(r.outcome));
   const hookEffects: Record<string, number> = {};
   let hookFaults = 0;
@@ -166,6 +169,21 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     rerun: rerunInfo,
     notes: engineerNotes,
   });
+}
+
+/**
+ * Environments that record a task identity (WebShop's task manifest, protocol.md §6.5) must see the same
+ * tasks in the rerun as in the baseline: a mismatch is a hard error, never a score.
+ */
+function checkTaskIdentity(baseline: readonly EpisodeRecord[], rerun: readonly EpisodeRecord[]): void {
+  const identity = (r: EpisodeRecord): string | undefined => {
+    const manifest = r.detail.webshopTaskManifest as { sha256?: unknown } | undefined;
+    return typeof manifest?.sha256 === 'string' ? manifest.sha256 : undefined;
+  };
+  const before = new Map(baseline.flatMap((r) => (identity(r) ? [[r.task.index, identity(r)!] as const] : [])));
+  if (before.size === 0) return;
+  const after = new Map(rerun.flatMap((r) => (identity(r) ? [[r.task.index, identity(r)!] as const] : [])));
+  assertRerunMatchesBaseline(before, after, { requireComplete: false });
 }
 
 async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
