@@ -103,9 +103,13 @@ describe('createSymbolicEngineer', () => {
     }
   });
 
-  it('answers other benchmarks with request_failed (scored as no patch)', async () => {
-    const result = await createSymbolicEngineer().propose(input(batch(), 'webshop'));
-    expect(result).toEqual({ status: 'request_failed', detail: "the symbolic engineer has templates for dbbench only, not 'webshop'" });
+  it('answers WebShop and ALFWorld batches with their own templates (soft patch when nothing failed)', async () => {
+    for (const bench of ['webshop', 'alfworld'] as const) {
+      const result = await createSymbolicEngineer().propose(input([], bench));
+      expect(result.status).toBe('ok');
+      expect((patchOf(result) as unknown as { benchmark: string }).benchmark).toBe(bench);
+      expect(isNoSignatureResult(result)).toBe(true);
+    }
   });
 
   it('rejects bad thresholds', () => {

@@ -1,5 +1,6 @@
 import type { Engineer, EngineerInput, EngineerResult } from '../engineer.js';
 import { composePatch, composeSoftPatch } from './compose-patch.js';
+import { proposeForBench } from './propose-bench.js';
 import { SIGNATURE_IDS, tallySignatures, type BatchTally, type SignatureId, type SignatureTally } from './signatures.js';
 
 export const SYMBOLIC_ENGINEER_LABEL = 'symbolic engineer (built-in, rule-based)';
@@ -61,8 +62,12 @@ export function createSymbolicEngineer(options: SymbolicEngineerOptions = {}): E
 
 /** The engineer's work as a plain function (what `propose` resolves to). */
 export function proposeSymbolic(input: EngineerInput, options: SymbolicEngineerOptions = {}): EngineerResult {
+  if (input.bench === 'webshop' || input.bench === 'alfworld') {
+    const thresholds = { minEpisodes: options.minEpisodes ?? 2, minShare: options.minShare ?? 0.5 };
+    return proposeForBench({ ...input, bench: input.bench }, thresholds, { signaturePatch: SIGNATURE_PATCH_NOTE, noSignature: NO_SIGNATURE_NOTE });
+  }
   if (input.bench !== 'dbbench') {
-    return { status: 'request_failed', detail: `the symbolic engineer has templates for dbbench only, not '${input.bench}'` };
+    return { status: 'request_failed', detail: `the symbolic engineer has no templates for '${String(input.bench)}'` };
   }
   const tally = tallySignatures(input.episodes, input.passThreshold);
   const verdicts = keepSignatures(tally, options);
