@@ -6,7 +6,7 @@ import { DbBenchEpisodeState } from '../environments/dbbench/episode-state.js';
 import { buildDbBenchHookContext } from '../environments/dbbench/hook-context.js';
 import { CODE_HOOK_NAMES } from '../patch/index.js';
 import { buildEngineerPrompt, EVIDENCE_MARKER, PREFILL_THINK, renderEngineerPrompt, splitAtEvidenceMarker } from './engineer-prompt.js';
-import { buildFailurePacket, EngineerFormatUnavailableError } from './failure-packet.js';
+import { buildFailurePacket } from './failure-packet.js';
 import { PROMPT_VERSION } from './prompt-templates.js';
 import { engineerInput, runSimBaseline } from './sim-baseline.fixture.js';
 
@@ -121,9 +121,10 @@ describe('the DBBench full_think_patch prompt', () => {
 });
 
 describe('engineer prompts for other benchmarks', () => {
-  it('are not available yet (typed configuration error)', () => {
-    expect(() => renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'E' })).toThrow(EngineerFormatUnavailableError);
-    expect(() => buildEngineerPrompt(engineerInput(records, { bench: 'alfworld' }), { protocol: 'full_think_patch' })).toThrow(/no alfworld engineer prompt yet/);
-    expect(() => buildFailurePacket(engineerInput(records, { bench: 'alfworld' }))).toThrow(/no alfworld failure packet yet/);
+  it('refuse the DBBench-only revision context with a configuration error', () => {
+    expect(() => renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'E', revisionContext: 'R' })).toThrow(
+      /revision context exists for dbbench only, not for webshop/,
+    );
+    expect(buildFailurePacket(engineerInput(records, { bench: 'alfworld' })).format).toBe('alfworld-trace-packet-v1');
   });
 });

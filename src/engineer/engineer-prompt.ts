@@ -4,11 +4,13 @@
  * "DBBench Runtime Context", the marker line `Observed no-harness rollout evidence:`, the evidence, and
  * optionally the second-pass revision context. `full_think_patch` sends the format (with the full output
  * contract), the runtime context, the marker and the evidence, with the stricter no-leak system text.
+ * WebShop: scope line, (prefill sentence with `prefill_think_patch`), patch format, marker, packet.
+ * ALFWorld: scope line, patch format, marker, packet, with the same full wording for both protocols.
  *
  * Everything before the marker is static for a given (PROMPT_VERSION, benchmark, protocol); its SHA-256
  * is returned so artifacts can prove that training and evaluation used the same prompt.
  */
-import { InternalError, type ChatMessage } from '../episode/index.js';
+import { ConfigError, InternalError, type ChatMessage } from '../episode/index.js';
 import type { Benchmark } from '../patch/index.js';
 import type { EngineerInput } from './engineer.js';
 import { buildFailurePacket, EngineerFormatUnavailableError, hasPacketFormat, type FailurePacket } from './failure-packet.js';
@@ -31,6 +33,16 @@ export function isEngineerPromptProtocol(value: string): value is EngineerPrompt
 
 /** The schema style the DBBench text corresponds to in the original (`dbbench_life_multihook_v1`). */
 export const DBBENCH_SCHEMA_STYLE = 'dbbench_life_multihook_v1';
+/** The WebShop schema style of the active release (`webshop_life_multihook_v1`, 1–4 hooks). */
+export const WEBSHOP_SCHEMA_STYLE = 'webshop_life_multihook_v1';
+/** The ALFWorld schema style matching the reference examples (`alfworld_life_multihook_v1`, 2–4 hooks). */
+export const ALFWORLD_SCHEMA_STYLE = 'alfworld_life_multihook_v1';
+
+export const SCHEMA_STYLES: { readonly [B in Benchmark]: string } = {
+  dbbench: DBBENCH_SCHEMA_STYLE,
+  webshop: WEBSHOP_SCHEMA_STYLE,
+  alfworld: ALFWORLD_SCHEMA_STYLE,
+};
 
 export interface EngineerPrompt {
   version: typeof PROMPT_VERSION;
@@ -56,27 +68,73 @@ export interface RenderEngineerPromptOptions {
   revisionContext?: string;
 }
 
-/** Assembles the prompt around an evidence text. Throws EngineerFormatUnavailableError for WebShop/ALFWorld. */
+function outputContract(prefill: boolean): string {
+  return renderPromptTemplate(prefill ? 'output-contract-prefill.v1.md' : 'output-contract-full.v1.md');
+}
+
+/** System text and user text (without revision context) of one benchmark and protocol. */
+function renderBenchTexts(bench: Benchmark, prefill: boolean, evidence: string): { system: string; user: string } {
+  switch (bench) {
+    case 'dbbench': {
+      const schema = renderPromptTemplate('dbbench-schema.v1.md', { output_contract: outputContract(prefill) });
+      return {
+        system: renderPromptTemplate(prefill ? 'dbbench-system-prefill.v1.md' : 'dbbench-system-full.v1.md'),
+        user: renderPromptTemplate(prefill ? 'dbbench-user-prefill.v1.md' : 'dbbench-user-full.v1.md', {
+          schema,
+          runtime_context: renderPromptTemplate('dbbench-runtime-context.v1.md'),
+          evidence_marker: EVIDENCE_MARKER,
+          evidence,
+        }),
+      };
+    }
+    case 'webshop': {
+      const schema = renderPromptTemplate('webshop-schema.v1.md', {
+        output_contract: outputContract(prefill),
+        code_rules: renderPromptTemplate('code-rules.v1.md'),
+      });
+      return {
+        system: renderPromptTemplate(prefill ? 'webshop-system-prefill.v1.md' : 'webshop-system-full.v1.md'),
+        user: renderPromptTemplate(prefill ? 'webshop-user-prefill.v1.md' : 'webshop-user-full.v1.md', {
+          scope: renderPromptTemplate('webshop-scope.v1.md'),
+          schema,
+          evidence_marker: EVIDENCE_MARKER,
+          evidence,
+        }),
+      };
+    }
+    case 'alfworld': {
+      // ALFWorld has a single wording (the full think/patch one) whatever the protocol; only the
+      // assistant prefill differs, so the completion can still be parsed by the protocol's extractor.
+      const schema = renderPromptTemplate('alfworld-schema.v1.md', {
+        output_contract: outputContract(false),
+        code_rules: renderPromptTemplate('code-rules.v1.md'),
+      });
+      return {
+        system: renderPromptTemplate('alfworld-system.v1.md'),
+        user: renderPromptTemplate('alfworld-user.v1.md', { schema, evidence_marker: EVIDENCE_MARKER, evidence }),
+      };
+    }
+  }
+}
+
+/**
+ * Assembles the prompt around an evidence text. The revision context (§2.8) is DBBench's; for WebShop
+ * and ALFWorld it is refused as a configuration error.
+ */
 export function renderEngineerPrompt(options: RenderEngineerPromptOptions): EngineerPrompt {
   const { bench, protocol } = options;
-  if (bench !== 'dbbench') throw new EngineerFormatUnavailableError(bench, 'engineer prompt');
+  if (!hasPacketFormat(bench)) throw new EngineerFormatUnavailableError(bench, 'engineer prompt');
+  if (options.revisionContext !== undefined && bench !== 'dbbench') {
+    throw new ConfigError({ message: `The second-pass revision context exists for dbbench only, not for ${bench}.`, field: 'revision' });
+  }
   const prefill = protocol === 'prefill_think_patch';
-  const system = renderPromptTemplate(prefill ? 'dbbench-system-prefill.v1.md' : 'dbbench-system-full.v1.md');
-  const schema = renderPromptTemplate('dbbench-schema.v1.md', {
-    output_contract: renderPromptTemplate(prefill ? 'output-contract-prefill.v1.md' : 'output-contract-full.v1.md'),
-  });
-  const body = renderPromptTemplate(prefill ? 'dbbench-user-prefill.v1.md' : 'dbbench-user-full.v1.md', {
-    schema,
-    runtime_context: renderPromptTemplate('dbbench-runtime-context.v1.md'),
-    evidence_marker: EVIDENCE_MARKER,
-    evidence: options.evidence,
-  });
+  const { system, user: body } = renderBenchTexts(bench, prefill, options.evidence);
   const user = options.revisionContext === undefined ? body : `${body}\n\n${options.revisionContext}`;
   return {
     version: PROMPT_VERSION,
     bench,
     protocol,
-    schemaStyle: DBBENCH_SCHEMA_STYLE,
+    schemaStyle: SCHEMA_STYLES[bench],
     system,
     user,
     messages: [
@@ -110,8 +168,8 @@ export function splitAtEvidenceMarker(user: string): { prefix: string; rest: str
 
 export interface BuildEngineerPromptOptions {
   protocol: EngineerPromptProtocol;
-  /** Budget overrides of the failure packet (defaults are the original's). */
-  packetLimits?: Partial<PacketLimitsByBench['dbbench']>;
+  /** Budget overrides of the failure packet (defaults are the original's); keys of another benchmark's budgets are ignored. */
+  packetLimits?: Partial<PacketLimitsByBench[Benchmark]>;
   /** A previous attempt on this batch: adds the second-pass revision context. */
   previous?: PreviousAttempt;
 }
@@ -119,7 +177,7 @@ export interface BuildEngineerPromptOptions {
 /** The failure packet of a batch and the prompt built around it. */
 export function buildEngineerPrompt(input: EngineerInput, options: BuildEngineerPromptOptions): { prompt: EngineerPrompt; packet: FailurePacket } {
   if (!hasPacketFormat(input.bench)) throw new EngineerFormatUnavailableError(input.bench, 'engineer prompt');
-  const packet = buildFailurePacket(input as EngineerInput & { bench: 'dbbench' }, { limits: options.packetLimits });
+  const packet = buildFailurePacket(input, { limits: options.packetLimits as Partial<PacketLimitsByBench[typeof input.bench]> | undefined });
   const prompt = renderEngineerPrompt({
     bench: input.bench,
     protocol: options.protocol,

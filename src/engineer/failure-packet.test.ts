@@ -5,7 +5,7 @@ import { isInfraOutcome, type ChatMessage, type EpisodeRecord } from '../episode
 import { loadDbBenchSplit } from '../environments/dbbench/load-tasks.js';
 import { renderDbBenchTrace } from './dbbench-trace.js';
 import type { EpisodeEvidence } from './episode-evidence.js';
-import { buildFailurePacket, EngineerFormatUnavailableError } from './failure-packet.js';
+import { AVAILABLE_ENGINEER_BENCHES, buildFailurePacket, EngineerFormatUnavailableError, hasPacketFormat } from './failure-packet.js';
 import { DBBENCH_EVIDENCE_LIMITS } from './packet-limits.js';
 import { sanitizeEvidenceText } from './sanitize-evidence.js';
 import { engineerInput, runSimBaseline } from './sim-baseline.fixture.js';
@@ -155,17 +155,12 @@ describe('buildFailurePacket on a real simulated DBBench baseline (dev 0:20, see
     expect(packet.stats).toMatchObject({ failures: 0, included: 0 });
   });
 
-  it('has no WebShop or ALFWorld packet yet and says so with a typed configuration error', () => {
-    for (const bench of ['webshop', 'alfworld'] as const) {
-      let error: unknown;
-      try {
-        buildFailurePacket(engineerInput(records, { bench }));
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(EngineerFormatUnavailableError);
-      expect(error).toMatchObject({ code: 'config_error', bench, reason: 'not_yet_implemented', field: 'bench', allowed: ['dbbench'] });
-    }
+  it('has a packet for every benchmark; the typed error stays a configuration error', () => {
+    expect(AVAILABLE_ENGINEER_BENCHES).toEqual(['dbbench', 'webshop', 'alfworld']);
+    for (const bench of AVAILABLE_ENGINEER_BENCHES) expect(hasPacketFormat(bench)).toBe(true);
+    const error = new EngineerFormatUnavailableError('webshop', 'engineer prompt');
+    expect(error).toMatchObject({ code: 'config_error', bench: 'webshop', part: 'engineer prompt', reason: 'not_yet_implemented', field: 'bench' });
+    expect(error.message).toMatch(/^There is no webshop engineer prompt yet\./);
   });
 });
 

@@ -9,6 +9,9 @@
  * - infrastructure-failed episodes (model_error, env_error, hook_fault) are not target failures: they
  *   are left out and counted in the header;
  * - the same episodes give the same packet, byte for byte, whatever order they come in.
+ *
+ * DBBench uses the evidence layout of `dbbench-evidence.ts`; WebShop and ALFWorld the markdown trace
+ * packet of `trace-packet.ts`.
  */
 import { ConfigError } from '../episode/index.js';
 import type { Benchmark } from '../patch/index.js';
@@ -20,8 +23,10 @@ import {
   DBBENCH_EVIDENCE_LIMITS,
   WEBSHOP_PACKET_LIMITS,
   type PacketLimitsByBench,
+  type TracePacketLimits,
 } from './packet-limits.js';
 import type { SanitizeMode } from './sanitize-evidence.js';
+import { renderTracePacket, TRACE_PACKET_SANITIZE_MODE, type TraceBench } from './trace-packet.js';
 
 export interface FailurePacketStats {
   tasks: number;
@@ -58,7 +63,8 @@ export interface PacketRenderer<L> {
 
 /**
  * Thrown (at configuration time, before any model call) when a benchmark has no failure packet or
- * engineer prompt yet. It is a ConfigError, so the CLI reports it as a usage error naming what exists.
+ * engineer prompt. It is a ConfigError, so the CLI reports it as a usage error naming what exists. Every
+ * benchmark of the project has both now; the class stays for benchmarks added later.
  */
 export class EngineerFormatUnavailableError extends ConfigError {
   readonly bench: Benchmark;
@@ -66,7 +72,7 @@ export class EngineerFormatUnavailableError extends ConfigError {
   readonly reason = 'not_yet_implemented' as const;
   constructor(bench: Benchmark, part: 'failure packet' | 'engineer prompt' = 'failure packet') {
     super({
-      message: `There is no ${bench} ${part} yet: the WebShop and ALFWorld formats arrive with those environments.`,
+      message: `There is no ${bench} ${part} yet.`,
       field: 'bench',
       allowed: AVAILABLE_ENGINEER_BENCHES,
     });
@@ -82,31 +88,25 @@ const dbbenchRenderer: PacketRenderer<PacketLimitsByBench['dbbench']> = {
   render: (selection, limits) => renderDbBenchEvidence(selection, limits, DBBENCH_SANITIZE_MODE),
 };
 
-/**
- * WebShop and ALFWorld use the markdown "Direct Failure Trace Packet" (round-robin order, runtime signals,
- * `[PRODUCT_ID]`/`[PATH]` masking, approximate-token budget). Not implemented yet: those environments are
- * not in the project. Their budgets are recorded in `packet-limits.ts`.
- */
-function notYet<L>(bench: Benchmark, defaultLimits: Readonly<L>): PacketRenderer<L> {
+/** WebShop and ALFWorld share the markdown "Direct Failure Trace Packet" (`trace-packet.ts`). */
+function tracePacketRenderer(bench: TraceBench, defaultLimits: Readonly<TracePacketLimits>): PacketRenderer<TracePacketLimits> {
   return {
     format: `${bench}-trace-packet-v1`,
     defaultLimits,
-    sanitize: 'paths_and_product_ids',
-    render: () => {
-      throw new EngineerFormatUnavailableError(bench);
-    },
+    sanitize: TRACE_PACKET_SANITIZE_MODE,
+    render: (selection, limits) => renderTracePacket(bench, selection, limits),
   };
 }
 
 export const PACKET_RENDERERS: { readonly [B in Benchmark]: PacketRenderer<PacketLimitsByBench[B]> } = {
   dbbench: dbbenchRenderer,
-  webshop: notYet('webshop', WEBSHOP_PACKET_LIMITS),
-  alfworld: notYet('alfworld', ALFWORLD_PACKET_LIMITS),
+  webshop: tracePacketRenderer('webshop', WEBSHOP_PACKET_LIMITS),
+  alfworld: tracePacketRenderer('alfworld', ALFWORLD_PACKET_LIMITS),
 };
 
-export const AVAILABLE_ENGINEER_BENCHES: readonly Benchmark[] = ['dbbench'];
+export const AVAILABLE_ENGINEER_BENCHES: readonly Benchmark[] = ['dbbench', 'webshop', 'alfworld'];
 
-/** True when the benchmark has a failure packet and an engineer prompt. */
+/** True when the benchmark has a failure packet and an engineer prompt (all three do now). */
 export function hasPacketFormat(bench: Benchmark): boolean {
   return AVAILABLE_ENGINEER_BENCHES.includes(bench);
 }
@@ -116,7 +116,7 @@ export interface BuildFailurePacketOptions<B extends Benchmark = Benchmark> {
   limits?: Partial<PacketLimitsByBench[B]>;
 }
 
-/** Builds the packet of one batch. Throws {@link EngineerFormatUnavailableError} for WebShop and ALFWorld. */
+/** Builds the packet of one batch with the benchmark's renderer and budgets. */
 export function buildFailurePacket<B extends Benchmark>(input: EngineerInput & { bench: B }, options: BuildFailurePacketOptions<B> = {}): FailurePacket {
   const renderer = PACKET_RENDERERS[input.bench] as PacketRenderer<PacketLimitsByBench[B]>;
   if (!hasPacketFormat(input.bench)) throw new EngineerFormatUnavailableError(input.bench);

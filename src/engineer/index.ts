@@ -18,6 +18,9 @@ export type { DbBenchEvidenceLimits, TracePacketLimits, PacketLimitsByBench } fr
 export { renderDbBenchEvidence, renderDbBenchOverview, DBBENCH_EVIDENCE_FORMAT } from './dbbench-evidence.js';
 export { renderDbBenchTrace, dbBenchTraceSignals } from './dbbench-trace.js';
 export type { DbBenchTraceSignals, TraceRenderLimits } from './dbbench-trace.js';
+export { renderTracePacket, renderTraceSection, renderTraceMessages, approxTokens, TRACE_PACKET_TITLE } from './trace-packet.js';
+export type { TraceBench } from './trace-packet.js';
+export { webShopSignalLines, alfworldSignalLines } from './trace-signals.js';
 export { sanitizeEvidenceText, PATH_MASK, PRODUCT_ID_MASK } from './sanitize-evidence.js';
 export type { SanitizeMode } from './sanitize-evidence.js';
 export {
@@ -29,6 +32,9 @@ export {
   PREFILL_THINK,
   ENGINEER_PROMPT_PROTOCOLS,
   DBBENCH_SCHEMA_STYLE,
+  WEBSHOP_SCHEMA_STYLE,
+  ALFWORLD_SCHEMA_STYLE,
+  SCHEMA_STYLES,
 } from './engineer-prompt.js';
 export type { EngineerPrompt, EngineerPromptProtocol, BuildEngineerPromptOptions, RenderEngineerPromptOptions } from './engineer-prompt.js';
 export { PROMPT_VERSION, PROMPT_TEMPLATE_SHA256, loadPromptTemplate, fillTemplate, renderPromptTemplate } from './prompt-templates.js';

@@ -7,10 +7,9 @@ import { scripted, startFakeOpenAIServer, type FakeOpenAIServer, type FakeRespon
 import { validateEngineerResponse, type HookCompiler, type PatchVerdict } from '../patch/index.js';
 import { createSandboxPool, type SandboxPool } from '../sandbox/index.js';
 import type { EngineerResult } from './engineer.js';
-import { EVIDENCE_MARKER } from './engineer-prompt.js';
-import { EngineerFormatUnavailableError } from './failure-packet.js';
+import { buildEngineerPrompt, EVIDENCE_MARKER, PREFILL_THINK } from './engineer-prompt.js';
 import { createLlmEngineer, type LlmEngineerOptions } from './llm-engineer.js';
-import { engineerInput, runSimBaseline } from './sim-baseline.fixture.js';
+import { engineerInput, runSimBaseline, runSimTraceBaseline } from './sim-baseline.fixture.js';
 
 let records: EpisodeRecord[];
 let pool: SandboxPool;
@@ -213,10 +212,31 @@ describe('createLlmEngineer against an OpenAI-compatible server (prefill_think_p
     expect(result.notes).toContain('second-pass revision context included');
   });
 
-  it('throws a configuration error before any request for a benchmark without a prompt', async () => {
-    const { engineer, server } = await engineerWith([]);
-    await expect(engineer.propose(engineerInput(records, { bench: 'webshop' }))).rejects.toBeInstanceOf(EngineerFormatUnavailableError);
-    expect(server.requests).toHaveLength(0);
+  it('dispatches on the benchmark: WebShop and ALFWorld get their own packet and prompt', async () => {
+    const previous = {
+      result: { tasks: 4, baselinePass: 2, patchedPass: 1 },
+      flips: { correctToWrong: [1], wrongToCorrect: [] },
+      rawOutput: 'x',
+      patch: {},
+    };
+    for (const bench of ['webshop', 'alfworld'] as const) {
+      const episodes = await runSimTraceBaseline(bench, [0, 1, 2, 3]);
+      const input = engineerInput(episodes, { bench });
+      const { engineer, server: fake } = await engineerWith([{ kind: 'text', content: `${REASONING}\n</think>\n<patch>\n{}\n</patch>` }], { revision: previous });
+      const result = ok(await engineer.propose(input));
+      const { prompt, packet } = buildEngineerPrompt(input, { protocol: 'prefill_think_patch' });
+      const body = fake.requests[0]!.body as { messages: Array<{ role: string; content: string }> };
+      expect(body.messages).toEqual([
+        { role: 'system', content: prompt.system },
+        { role: 'user', content: prompt.user },
+        { role: 'assistant', content: PREFILL_THINK },
+      ]);
+      expect(prompt.user).toContain(`${EVIDENCE_MARKER}\n\n${packet.text}`);
+      expect(result.notes ?? []).toContain(`second-pass revision context left out: it exists for dbbench only, not ${bench}`);
+      expect((result.notes ?? []).some((n) => n.startsWith(`packet ${bench}-trace-packet-v1:`))).toBe(true);
+      await fake.close();
+      server = undefined;
+    }
   });
 });
 

@@ -12,7 +12,7 @@
  *
  * Expected failures are values: a request that fails after the model's retries, or an answer that stays
  * empty after one more try, gives `{ status: 'request_failed' }` (scored as no patch). Only
- * misconfiguration throws (a benchmark without a prompt yet: `EngineerFormatUnavailableError`).
+ * misconfiguration throws. The prompt and packet follow `input.bench` (DBBench, WebShop or ALFWorld).
  */
 import { isModelCallError, type ChatModel, type ChatResponse } from '../models/chat-model.js';
 import { reassembleEngineerText, type ReassembleOptions } from '../patch/index.js';
@@ -20,6 +20,7 @@ import type { ChatMessage } from '../episode/index.js';
 import type { Engineer, EngineerInput, EngineerResult } from './engineer.js';
 import { buildEngineerPrompt, type EngineerPromptProtocol } from './engineer-prompt.js';
 import type { PacketLimitsByBench } from './packet-limits.js';
+import type { Benchmark } from '../patch/index.js';
 import type { PreviousAttempt } from './revision-context.js';
 
 export const DEFAULT_ENGINEER_MAX_TOKENS = 12288;
@@ -49,8 +50,8 @@ export interface LlmEngineerOptions {
    * with `<think>` and are rejected.
    */
   reassembly?: 'prefill_aware' | 'dbbench_original';
-  /** Failure-packet budget overrides. */
-  packetLimits?: Partial<PacketLimitsByBench['dbbench']>;
+  /** Failure-packet budget overrides; keys of another benchmark's budgets are ignored. */
+  packetLimits?: Partial<PacketLimitsByBench[Benchmark]>;
   signal?: AbortSignal;
   /** Default `llm:<model label>`. */
   label?: string;
@@ -75,7 +76,9 @@ export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
     revise: (previous) => createLlmEngineer({ ...options, revision: previous }),
 
     async propose(input: EngineerInput): Promise<EngineerResult> {
-      const previous = typeof options.revision === 'function' ? options.revision(input) : options.revision;
+      const offered = typeof options.revision === 'function' ? options.revision(input) : options.revision;
+      // The second-pass revision context (§2.8) is DBBench's; other benchmarks get the first-pass prompt.
+      const previous = input.bench === 'dbbench' ? offered : undefined;
       const { prompt, packet } = buildEngineerPrompt(input, {
         protocol: options.protocol,
         ...(options.packetLimits === undefined ? {} : { packetLimits: options.packetLimits }),
@@ -87,6 +90,7 @@ export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
         `packet ${packet.format}: ${packet.stats.included} of ${packet.stats.failures} failure traces, ${packet.stats.excluded.total} infrastructure-failed episode(s) excluded${packet.stats.truncated ? ', truncated' : ''}`,
       ];
       if (previous !== undefined) notes.push('second-pass revision context included');
+      else if (offered !== undefined) notes.push(`second-pass revision context left out: it exists for dbbench only, not ${input.bench}`);
 
       let response: ChatResponse | undefined;
       let text = '';

@@ -17,7 +17,11 @@ import { fileURLToPath } from 'node:url';
 
 import { InternalError } from '../episode/index.js';
 
-/** The version of every engineer prompt text below; recorded with each prompt sent. */
+/**
+ * The version of every engineer prompt text below; recorded with each prompt sent. The WebShop and
+ * ALFWorld templates were added under v1 without changing a byte of the DBBench ones, so every prompt
+ * that v1 could already produce is unchanged; any edit of a pinned file still needs a new version.
+ */
 export const PROMPT_VERSION = 'harness-r1-engineer-prompt-v1';
 
 /** File name → SHA-256 of its bytes, for {@link PROMPT_VERSION}. */
@@ -31,6 +35,16 @@ export const PROMPT_TEMPLATE_SHA256 = {
   'dbbench-revision.v1.md': 'b00a0a56d4b95488ca72c1c42061d9eebec3393ac1e43f21e4a55e74bf890c35',
   'output-contract-prefill.v1.md': '7baf4cf91aa8b8bfece6e6a2775357c2ea4aa34b2c664c5a9129d3fc450117b9',
   'output-contract-full.v1.md': 'c29936582b8b372a55caddf0aeaa4904b6d39f4f6e76f3f1dfb51b99eb4b4b91',
+  'code-rules.v1.md': 'e0cadf5a92dba761ada29c0febeb1fdb67eeb395e60bdee7c78ec6e494b3f43b',
+  'webshop-system-full.v1.md': '2af8ebc59861c13ff0cbddf71c0ac25b928ea012e87d48e0ecb2ea7364450c9b',
+  'webshop-system-prefill.v1.md': 'd85a055302fb2405ab78367ecfa63a905e2faca42ea4d8616535dd9b9b5a7e79',
+  'webshop-scope.v1.md': 'fdc4b076383049e1c7348fc6b8834878d0d8a879ab4ecb3491bf2038bced19c3',
+  'webshop-user-full.v1.md': 'd22af29fdd8cfcf2895dc83fa72bd14bf72baee0a08089b9656ca47a22266018',
+  'webshop-user-prefill.v1.md': 'f3c7d23792bddf494e118fd78da6a4ca15081dcb2928dca5c8797f7560d0d0ca',
+  'webshop-schema.v1.md': '81b3f91f8d07147d898eb1a42d11c615bd3219f03dd97a06ae9edd416a29e670',
+  'alfworld-system.v1.md': 'a0bf5ca305e837fa05d1c549843e9f739e1f36fcc2e2816730095c46b02911de',
+  'alfworld-user.v1.md': '46e8019d5949334a37b2e89c0aab8dc6f6441940e90d8d8098910d7e516db866',
+  'alfworld-schema.v1.md': '62dc296b1844cbe30e17fb1c9ba8b1b7756c9cb52fb8c748557440eccd373ef1',
 } as const satisfies Record<string, string>;
 
 export type PromptTemplateName = keyof typeof PROMPT_TEMPLATE_SHA256;

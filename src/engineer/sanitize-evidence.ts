@@ -10,8 +10,11 @@ export const PRODUCT_ID_MASK = '[PRODUCT_ID]';
 /** What to mask. DBBench cell values may legitimately look like product ids, so its evidence masks paths only. */
 export type SanitizeMode = 'none' | 'paths' | 'paths_and_product_ids';
 
-/** An ASIN-like product id as a whole word. */
-const PRODUCT_ID = /\bB0[A-Za-z0-9]{8}\b/g;
+/**
+ * An ASIN-like product id as a whole word, in either case: WebShop agents click product ids in lower case
+ * (`click[b07xtk3p89]`), and those must be masked as well as the upper-case ids of the result pages.
+ */
+const PRODUCT_ID = /\b[Bb]0[A-Za-z0-9]{8}\b/g;
 
 /**
  * An absolute path under a root that holds machine- or user-specific files, up to the next whitespace,

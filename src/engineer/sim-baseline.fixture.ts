@@ -6,8 +6,10 @@
 import { resolveTarget } from '../cli/resolve-target.js';
 import { resolveDataDir } from '../config/data-dir.js';
 import { EPISODE_RECORD_VERSION, type EpisodeRecord } from '../episode/index.js';
+import { createAlfworldEnvironment } from '../environments/alfworld/alfworld-environment.js';
 import { createDbBenchEnvironment } from '../environments/dbbench/dbbench-environment.js';
 import { createSqliteBackend } from '../environments/dbbench/sqlite-backend.js';
+import { createWebShopEnvironment } from '../environments/webshop/webshop-environment.js';
 import { NO_HOOKS } from '../hooks/native-hooks.js';
 import { runEpisode } from '../runtime/run-episode.js';
 import type { EngineerInput } from './engineer.js';
@@ -57,4 +59,26 @@ export function engineerInput(episodes: EpisodeRecord[], overrides: Partial<Engi
     passThreshold: 1,
     ...overrides,
   };
+}
+
+/**
+ * A real no-harness baseline on ALFWorld dev or WebShop, played by the simulated target of that benchmark
+ * (`sim:<bench>?seed=…`). Every index must open: these environments have no setup failures to record.
+ */
+export async function runSimTraceBaseline(bench: 'alfworld' | 'webshop', taskIndices: number[], seed = 1): Promise<EpisodeRecord[]> {
+  const dataDir = resolveDataDir();
+  const environment = bench === 'alfworld' ? createAlfworldEnvironment({ dataDir, split: 'dev' }) : createWebShopEnvironment({ dataDir });
+  const target = await resolveTarget(`sim:${bench}?seed=${seed}`, { dataDir });
+  const records: EpisodeRecord[] = [];
+  try {
+    for (const index of taskIndices) {
+      const episode = await environment.openEpisode(index);
+      const { record } = await runEpisode({ model: target.model, episode, hooks: await NO_HOOKS.openEpisode() });
+      records.push(record);
+    }
+  } finally {
+    await target.close();
+    await environment.close();
+  }
+  return records;
 }

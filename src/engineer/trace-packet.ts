@@ -1,0 +1,171 @@
+/**
+ * The markdown failure packet of WebShop and ALFWorld (protocol.md §2.4 "WebShop and ALFWorld", §2.5):
+ * a header (title, scope, instructions with the benchmark's no-leak line), then one section per failed
+ * episode (reward, status, turns, runtime signals, the rendered messages), then a footer with the count
+ * and the approximate size. Built from `EpisodeEvidence` only; everything the model typed or saw passes the
+ * `paths_and_product_ids` sanitizer.
+ *
+ * Rendering rules:
+ * - cases: scored failures with messages, lowest reward first, then task order (the original's
+ *   `round_robin` with a single batch), at most `maxTraces`; task indices are never printed;
+ * - system messages are dropped; user messages survive only at message position 0–2 (counted with the
+ *   system message) or when they carry "Evaluation metadata", so later nudges and harness text are gone;
+ * - each tool call is one `ASSISTANT_TOOL: <name> <args>` line (arguments whitespace-collapsed, cut at
+ *   `maxAssistantChars`); an assistant turn without calls is an `ASSISTANT_TEXT:` block cut at
+ *   `maxAssistantChars`; tool results are `OBSERVATION:` blocks cut in the middle at `maxObservationChars`;
+ * - budget: approximate tokens are characters / 4 (rounded up); traces are added while the text stays
+ *   within `maxApproxTokens`, and the first trace is always added.
+ */
+import type { Benchmark } from '../patch/index.js';
+import { byRewardThenIndex, countExcluded, type BatchSelection, type EpisodeEvidence } from './episode-evidence.js';
+import type { TracePacketLimits } from './packet-limits.js';
+import { clipHead, clipMiddle, collapseWhitespace, tidyLines } from './packet-text.js';
+import { sanitizeEvidenceText, type SanitizeMode } from './sanitize-evidence.js';
+import { alfworldSignalLines, webShopSignalLines } from './trace-signals.js';
+
+export const TRACE_PACKET_TITLE = '# Harness-R1 Direct Failure Trace Packet';
+export const TRACE_PACKET_SANITIZE_MODE: SanitizeMode = 'paths_and_product_ids';
+/** User messages at these positions (system message included) are the task; later ones are dropped. */
+export const KEPT_USER_POSITIONS = 3;
+/** A kept user message (the task and first observation) is cut at this many characters. */
+export const MAX_TASK_MESSAGE_CHARS = 4000;
+
+export type TraceBench = Exclude<Benchmark, 'dbbench'>;
+
+interface TraceBenchStyle {
+  name: string;
+  noLeak: string;
+  signals: (episode: EpisodeEvidence) => string[];
+}
+
+const STYLES: { readonly [B in TraceBench]: TraceBenchStyle } = {
+  webshop: {
+    name: 'WebShop',
+    noLeak:
+      'Keep the patch free of anything specific to these tasks: no product ids, ASINs, exact product titles, task numbers or answers taken from the traces.',
+    signals: webShopSignalLines,
+  },
+  alfworld: {
+    name: 'ALFWorld',
+    noLeak:
+      'Keep the patch free of anything specific to these tasks: no task numbers, no answers, and no numbered object or receptacle instances such as "sinkbasin 1" or "cabinet 4"; pick exact commands from the admissible list at run time.',
+    signals: alfworldSignalLines,
+  },
+};
+
+export function approxTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function isKeptUser(content: string, position: number): boolean {
+  return position < KEPT_USER_POSITIONS || content.includes('Evaluation metadata');
+}
+
+/** The message lines of one trace. */
+export function renderTraceMessages(episode: EpisodeEvidence, limits: TracePacketLimits): string {
+  const clean = (text: string): string => sanitizeEvidenceText(text, TRACE_PACKET_SANITIZE_MODE);
+  const blocks: string[] = [];
+  episode.messages.forEach((message, position) => {
+    switch (message.role) {
+      case 'system':
+        break;
+      case 'user':
+        if (isKeptUser(message.content, position)) blocks.push(`USER:\n${clipHead(clean(tidyLines(message.content)), MAX_TASK_MESSAGE_CHARS)}`);
+        break;
+      case 'tool':
+        blocks.push(`OBSERVATION:\n${clipMiddle(clean(tidyLines(message.content)), limits.maxObservationChars)}`);
+        break;
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0) {
+          const text = tidyLines(message.content ?? '');
+          blocks.push(`ASSISTANT_TEXT:\n${text === '' ? '(empty)' : clipHead(clean(text), limits.maxAssistantChars)}`);
+        }
+        for (const call of calls) {
+          blocks.push(`ASSISTANT_TOOL: ${collapseWhitespace(call.name)} ${clipHead(clean(collapseWhitespace(call.arguments)), limits.maxAssistantChars)}`);
+        }
+        break;
+      }
+    }
+  });
+  return blocks.join('\n');
+}
+
+/** One trace section; `ordinal` is its 1-based place in the packet (never the task index). */
+export function renderTraceSection(bench: TraceBench, episode: EpisodeEvidence, ordinal: number, limits: TracePacketLimits): string {
+  const signals = STYLES[bench].signals(episode).map((line) => sanitizeEvidenceText(line, TRACE_PACKET_SANITIZE_MODE));
+  return [
+    `## Failure trace ${ordinal}`,
+    '',
+    `- final_reward: ${episode.reward.toFixed(4)}`,
+    `- status: ${episode.outcome}`,
+    `- turns: ${episode.messages.length}`,
+    '',
+    '### Runtime signals',
+    '',
+    ...signals,
+    '',
+    '### Messages',
+    '',
+    renderTraceMessages(episode, limits),
+  ].join('\n');
+}
+
+function renderHeader(bench: TraceBench, selection: BatchSelection, candidates: number, included: number): string {
+  const style = STYLES[bench];
+  const lines = [
+    TRACE_PACKET_TITLE,
+    '',
+    'Each section below is a deterministic extract of one failed no-harness rollout. No debugger model has read or labelled these traces.',
+    '',
+    '## Scope',
+    '',
+    `- benchmark: ${bench}`,
+    `- source run: ${sanitizeEvidenceText(`${selection.batchTag} (split ${selection.split})`, TRACE_PACKET_SANITIZE_MODE)}`,
+    `- failures below reward ${selection.passThreshold.toFixed(4)}: ${candidates}`,
+    `- traces included: ${included}`,
+    '- order: lowest reward first, then task order (round_robin over one batch)',
+  ];
+  if (selection.excluded.length > 0) {
+    const parts = countExcluded(selection.excluded)
+      .map(([outcome, n]) => `${outcome} ${n}`)
+      .join(', ');
+    lines.push(`- infrastructure failures left out: ${selection.excluded.length} (${parts}); they say nothing about the agent`);
+  }
+  if (selection.missing.length > 0) lines.push(`- tasks without an episode: ${selection.missing.length}`);
+  lines.push(
+    '',
+    '## How to use this packet',
+    '',
+    `- Look for failure modes of the ${style.name} agent that recur across several traces and would recur on unseen tasks; explain those before anything else.`,
+    `- ${style.noLeak}`,
+    '- Prefer typed patch actions whose effect a reviewer can check.',
+    '- Block an action only when the condition behind the block can be observed for certain; otherwise give a hint.',
+  );
+  return lines.join('\n');
+}
+
+function renderFooter(included: number, candidates: number, tokens: number): string {
+  return `---\nTraces included: ${included} of ${candidates}. Approximate size: ${tokens} tokens (characters / 4).`;
+}
+
+/** Renders the whole packet of one batch within `limits`. */
+export function renderTracePacket(
+  bench: TraceBench,
+  selection: BatchSelection,
+  limits: TracePacketLimits,
+): { text: string; included: number; truncated: boolean } {
+  const ordered = [...selection.failures].sort(byRewardThenIndex);
+  const candidates = ordered.slice(0, Math.max(0, limits.maxTraces));
+  const sections = candidates.map((episode, i) => renderTraceSection(bench, episode, i + 1, limits));
+  // The header names the included count, so the budget loop measures with the final count's width.
+  const measure = (count: number): string => [renderHeader(bench, selection, ordered.length, count), ...sections.slice(0, count)].join('\n\n');
+  let count = 0;
+  for (let next = 1; next <= sections.length; next++) {
+    if (next > 1 && approxTokens(measure(next)) > limits.maxApproxTokens) break;
+    count = next;
+  }
+  const body = sections.length === 0 ? `${measure(0)}\n\nNo failures: every scored task reached the pass threshold.` : measure(count);
+  const text = `${body}\n\n${renderFooter(count, ordered.length, approxTokens(body))}`;
+  return { text, included: count, truncated: count < ordered.length };
+}

@@ -1,0 +1,119 @@
+/**
+ * The "Runtime signals" of one WebShop or ALFWorld failure trace (protocol.md §2.4), counted from the
+ * episode's tool calls and observations only. Values that the agent typed (search terms, click values,
+ * actions) are returned raw; the packet renderer sanitizes them with the rest of the text.
+ */
+import type { ChatMessage } from '../episode/index.js';
+import type { EpisodeEvidence } from './episode-evidence.js';
+import { collapseWhitespace } from './packet-text.js';
+
+/** How many repeated values a signal line lists at most. */
+export const MAX_REPEATED_LISTED = 3;
+/** Observations are compared on their first 200 normalized characters. */
+export const OBSERVATION_KEY_CHARS = 200;
+
+/** The first value of a tool call's JSON arguments as text (the runtimes use the first value, whatever its key). */
+export function firstArgumentText(raw: string): string {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      const first: unknown = Object.values(parsed)[0];
+      if (typeof first === 'string') return first;
+      return first === undefined ? '' : JSON.stringify(first);
+    }
+  } catch {
+    // Unparsable arguments: fall back to the raw text.
+  }
+  return raw;
+}
+
+function normalizeValue(value: string): string {
+  return collapseWhitespace(value).toLowerCase();
+}
+
+/** Values seen at least twice with their counts: most frequent first, then first seen. */
+export function repeatedValues(values: readonly string[]): Array<{ value: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts.entries()]
+    .map(([value, count], order) => ({ value, count, order }))
+    .filter((e) => e.count >= 2)
+    .sort((a, b) => b.count - a.count || a.order - b.order)
+    .map(({ value, count }) => ({ value, count }));
+}
+
+interface Call {
+  name: string;
+  value: string;
+}
+
+function callsOf(messages: readonly ChatMessage[]): { calls: Call[]; textOnlyTurns: number } {
+  const calls: Call[] = [];
+  let textOnlyTurns = 0;
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    const list = message.toolCalls ?? [];
+    if (list.length === 0) textOnlyTurns++;
+    for (const call of list) calls.push({ name: call.name, value: normalizeValue(firstArgumentText(call.arguments)) });
+  }
+  return { calls, textOnlyTurns };
+}
+
+function listed(entries: ReadonlyArray<{ value: string; count: number }>): string {
+  return entries
+    .slice(0, MAX_REPEATED_LISTED)
+    .map((e) => `"${e.value}" x${e.count}`)
+    .join(', ');
+}
+
+/** True when the episode ended on the step/round budget (the original's "task limit" status). */
+export function reachedTaskLimit(episode: EpisodeEvidence): boolean {
+  return episode.outcome === 'round_limit';
+}
+
+/** WebShop: actions by kind, text-only turns, repeated searches (else clicks, else any action), task limit. */
+export function webShopSignalLines(episode: EpisodeEvidence): string[] {
+  const { calls, textOnlyTurns } = callsOf(episode.messages);
+  const searches = calls.filter((c) => c.name === 'search_action');
+  const clicks = calls.filter((c) => c.name === 'click_action');
+  const buyNow = clicks.filter((c) => c.value === 'buy now').length;
+  const lines = [
+    `- actions: ${calls.length} (search ${searches.length}, click ${clicks.length}, buy now ${buyNow})`,
+    `- text-only assistant turns: ${textOnlyTurns}`,
+  ];
+  const repeatedSearches = repeatedValues(searches.map((c) => c.value));
+  const repeatedClicks = repeatedValues(clicks.map((c) => c.value));
+  if (repeatedSearches.length > 0) lines.push(`- repeated search terms: ${listed(repeatedSearches)}`);
+  else if (repeatedClicks.length > 0) lines.push(`- repeated click values: ${listed(repeatedClicks)}`);
+  else {
+    const repeatedActions = repeatedValues(calls.map((c) => `${c.name} ${c.value}`));
+    if (repeatedActions.length > 0) lines.push(`- repeated actions: ${listed(repeatedActions)}`);
+  }
+  if (reachedTaskLimit(episode)) lines.push('- task_limit_reached: true');
+  return lines;
+}
+
+/** The part of an ALFWorld observation before its admissible-command list, normalized, first 200 characters. */
+function observationKey(text: string): string {
+  const cut = text.indexOf('AVAILABLE ACTIONS:');
+  return normalizeValue(cut < 0 ? text : text.slice(0, cut)).slice(0, OBSERVATION_KEY_CHARS);
+}
+
+/** ALFWorld: actions, "nothing happens", text-only turns, repeated actions and observations, task limit. */
+export function alfworldSignalLines(episode: EpisodeEvidence): string[] {
+  const { calls, textOnlyTurns } = callsOf(episode.messages);
+  const takeActions = calls.filter((c) => c.name === 'take_action');
+  const observations = episode.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  const nothingHappens = observations.filter((o) => o.toLowerCase().includes('nothing happens')).length;
+  const keys = observations.map(observationKey);
+  const lines = [
+    `- actions: ${calls.length} (take_action ${takeActions.length})`,
+    `- observations with "nothing happens": ${nothingHappens}`,
+    `- text-only assistant turns: ${textOnlyTurns}`,
+  ];
+  const repeatedActions = repeatedValues(takeActions.map((c) => c.value));
+  if (repeatedActions.length > 0) lines.push(`- repeated actions: ${listed(repeatedActions)}`);
+  lines.push(`- observations total/distinct: ${keys.length}/${new Set(keys).size}`);
+  if (reachedTaskLimit(episode)) lines.push('- task_limit_reached: true');
+  return lines;
+}
