@@ -27,7 +27,8 @@ export interface ImproveCommandOptions {
   engineer: string;
   concurrency: number;
   runDir?: string;
-  metric: string;
+  /** Default per benchmark: delta_average_reward for webshop (its evaluator's default), delta_pass_rate otherwise. */
+  metric?: string;
   maxRounds?: number;
   grading?: string;
   backend?: string;
@@ -46,7 +47,9 @@ export interface ImproveCommandOptions {
 export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
   const bench = checkBench(o.bench);
   if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
-  if (!(REWARD_METRICS as readonly string[]).includes(o.metric)) throw new ConfigError({ message: `Unknown --metric '${o.metric}'.`, field: 'metric', allowed: REWARD_METRICS });
+  if (o.revise && bench !== 'dbbench') throw new ConfigError({ message: `--revise has a revision prompt for dbbench only so far, not ${bench}.`, field: 'revise' });
+  const metric = o.metric ?? (bench === 'webshop' ? 'delta_average_reward' : 'delta_pass_rate');
+  if (!(REWARD_METRICS as readonly string[]).includes(metric)) throw new ConfigError({ message: `Unknown --metric '${metric}'.`, field: 'metric', allowed: REWARD_METRICS });
   if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 256) {
     throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
   }
@@ -91,10 +94,10 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
         pool,
         concurrency: o.concurrency,
         threshold: 1,
-        metric: o.metric as RewardMetric,
+        metric: metric as RewardMetric,
         maxInfraRetries: 2,
         ...(o.revise ? { revise: true } : {}),
-        rerunContext: { target: o.target, bench: o.bench, split: o.split, ...backendOptions, threshold: 1, metric: o.metric },
+        rerunContext: { target: o.target, bench: o.bench, split: o.split, ...backendOptions, threshold: 1, metric },
         onProgress: (e) => {
           if (e.kind === 'stage') log(`${e.batchTag}: ${e.stage}${e.detail ? ` → ${e.detail}` : ''}`);
           else if (e.done === e.total) log(`${e.batchTag}: ${e.total} episode(s) recorded`);
@@ -126,7 +129,7 @@ export function registerImproveCommand(program: Command): void {
     .option('--engineer <spec>', 'engineer: symbolic (built-in, offline), openai:<base-url>#<model>, scripted:<file>', 'symbolic')
     .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 4)
     .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed (default runs/improve-<bench>-<split>-<time>)')
-    .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (DBBench reference: delta_pass_rate)`, 'delta_pass_rate')
+    .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (default: delta_average_reward for webshop, delta_pass_rate otherwise)`)
     .option('--max-rounds <n>', 'rounds per episode (default 20)', (v) => Number(v))
     .option('--grading <rule>', 'dbbench query grading: fc (default) or v0.2')
     .option('--wording <w>', 'alfworld: 2.1.1 (default) or 2.1.2')
@@ -154,7 +157,7 @@ reported as missing evaluations, never as results.`,
         target: String(opts.target),
         engineer: String(opts.engineer),
         concurrency: opts.concurrency as number,
-        metric: String(opts.metric),
+        ...(opts.metric !== undefined ? { metric: String(opts.metric) } : {}),
         ...(opts.tasks !== undefined ? { tasks: String(opts.tasks) } : {}),
         ...(opts.batches !== undefined ? { batches: opts.batches as number } : {}),
         ...(opts.runDir !== undefined ? { runDir: String(opts.runDir) } : {}),
