@@ -28,6 +28,17 @@ export interface EnvironmentChoice {
   goalSeed?: number;
 }
 
+/** The environment flags a command received (undefined = not given), as one choice. */
+export function environmentChoice(
+  bench: Bench,
+  dataDir: string,
+  o: { split: string; maxRounds?: number; backend?: string; dsn?: string; grading?: string; wording?: string; goals?: string; goalSeed?: number },
+): EnvironmentChoice {
+  const given = Object.entries({ maxRounds: o.maxRounds, backend: o.backend, dsn: o.dsn, grading: o.grading, wording: o.wording, goals: o.goals, goalSeed: o.goalSeed })
+    .filter(([, v]) => v !== undefined);
+  return { bench, dataDir, split: o.split, ...Object.fromEntries(given) };
+}
+
 export function checkBench(bench: string): Bench {
   if (!(BENCHES as readonly string[]).includes(bench)) throw new ConfigError({ message: `Unknown benchmark '${bench}'.`, field: 'bench', allowed: BENCHES });
   return bench as Bench;

@@ -12,7 +12,7 @@ import { createSandboxPool } from '../../sandbox/index.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { renderImproveSummary } from '../render-improve-summary.js';
-import { BENCHES, checkBench, openEnvironment } from '../resolve-environment.js';
+import { BENCHES, checkBench, environmentChoice, openEnvironment } from '../resolve-environment.js';
 import { resolveEngineer } from '../resolve-engineer.js';
 import { resolveTarget } from '../resolve-target.js';
 import { sandboxCompiler } from '../sandbox-compiler.js';
@@ -54,18 +54,7 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
     throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
   }
   const dataDir = resolveDataDir(o.dataDir);
-  const choice = {
-    bench,
-    dataDir,
-    split: o.split,
-    ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
-    ...(o.backend !== undefined ? { backend: o.backend } : {}),
-    ...(o.dsn !== undefined ? { dsn: o.dsn } : {}),
-    ...(o.grading !== undefined ? { grading: o.grading } : {}),
-    ...(o.wording !== undefined ? { wording: o.wording } : {}),
-    ...(o.goals !== undefined ? { goals: o.goals } : {}),
-    ...(o.goalSeed !== undefined ? { goalSeed: o.goalSeed } : {}),
-  };
+  const choice = environmentChoice(bench, dataDir, o);
   const { environment: baselineEnvironment, options: backendOptions } = await openEnvironment(choice);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${Math.min(DEFAULT_BATCH_SIZE, baselineEnvironment.size)}`, baselineEnvironment.size);
   const batches = makeBatches(taskIndices, o.batchSize, o.batches);

@@ -15,7 +15,7 @@ import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
 import { renderRunSummary } from '../render-summary.js';
-import { BENCHES, checkBench, openEnvironment } from '../resolve-environment.js';
+import { BENCHES, checkBench, environmentChoice, openEnvironment } from '../resolve-environment.js';
 import { resolveTarget } from '../resolve-target.js';
 
 
@@ -69,16 +69,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
   const { environment, options: envOptions } = await openEnvironment({
-    bench,
-    dataDir,
-    split: o.split,
-    ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
-    ...(o.backend !== undefined ? { backend: o.backend } : {}),
-    ...(o.dsn !== undefined ? { dsn: o.dsn } : {}),
-    ...(o.grading !== undefined ? { grading: o.grading } : {}),
-    ...(o.wording !== undefined ? { wording: o.wording } : {}),
-    ...(o.goals !== undefined ? { goals: o.goals } : {}),
-    ...(o.goalSeed !== undefined ? { goalSeed: o.goalSeed } : {}),
+    ...environmentChoice(bench, dataDir, o),
     ...(patch && bench === 'dbbench' ? { overlay: patch.overlay } : {}),
   });
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
