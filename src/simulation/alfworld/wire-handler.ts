@@ -1,3 +1,4 @@
+import { simHttpReply, simUsage } from '../sim-http-reply.js';
 import { ConfigError } from '../../episode/index.js';
 import { simHash } from '../dbbench/sim-rng.js';
 import { loadAlfworldGameIndex } from './alfworld-game-index.js';
@@ -112,15 +113,9 @@ function completionFor(policy: AlfworldSimPolicy, body: unknown): AlfworldSimCom
   };
 }
 
-function usage(prompt: number, completion: number): AlfworldSimCompletion['usage'] {
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-}
+const usage = simUsage;
 
 /** The HTTP answer: 200 with the OpenAI body (`simulation` removed), or 400 with an OpenAI-style error when the target cannot play. */
 export function toAlfworldSimHttpReply(completion: AlfworldSimCompletion): { status: 200 | 400; body: Record<string, unknown> } {
-  const { simulation, ...body } = completion;
-  if (simulation.problem) {
-    return { status: 400, body: { error: { message: simulation.problem.message, type: 'invalid_request_error', param: 'messages', code: simulation.problem.code } } };
-  }
-  return { status: 200, body };
+  return simHttpReply(completion);
 }

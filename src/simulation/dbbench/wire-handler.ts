@@ -1,3 +1,4 @@
+import { simHttpReply, simUsage } from '../sim-http-reply.js';
 import { createDbBenchSimPolicy, type DbBenchSimPolicy } from './dbbench-sim-policy.js';
 import { defaultDbBenchSimSettings, parseFaultSpec, type DbBenchFaultRates, type DbBenchSimSettings } from './fault-profile.js';
 import { simHash } from './sim-rng.js';
@@ -128,21 +129,12 @@ function completionFor(policy: DbBenchSimPolicy, body: unknown): DbBenchSimCompl
   };
 }
 
-function usage(prompt: number, completion: number): DbBenchSimCompletion['usage'] {
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-}
+const usage = simUsage;
 
 /**
  * The HTTP answer for a completion: 200 with the OpenAI body (the `simulation` field removed), or 400
  * with an OpenAI-style error body when the target cannot play the request (unknown task, bad request).
  */
 export function toSimHttpReply(completion: DbBenchSimCompletion): { status: 200 | 400; body: Record<string, unknown> } {
-  const { simulation, ...body } = completion;
-  if (simulation.problem) {
-    return {
-      status: 400,
-      body: { error: { message: simulation.problem.message, type: 'invalid_request_error', param: 'messages', code: simulation.problem.code } },
-    };
-  }
-  return { status: 200, body };
+  return simHttpReply(completion);
 }

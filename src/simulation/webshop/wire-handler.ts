@@ -1,3 +1,4 @@
+import { simHttpReply, simUsage } from '../sim-http-reply.js';
 import { loadSharedWebShopEngine } from '../../environments/webshop/webshop-environment.js';
 import type { WebShopEngine } from '../../environments/webshop/webshop-engine.js';
 import type { GoalMode } from '../../environments/webshop/load-catalogue.js';
@@ -87,15 +88,9 @@ function completionFor(policy: WebShopSimPolicy, body: unknown): WebShopSimCompl
   };
 }
 
-function usage(prompt: number, completion: number): WebShopSimCompletion['usage'] {
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-}
+const usage = simUsage;
 
 /** The HTTP answer: 200 with the OpenAI body (`simulation` removed), or 400 with an OpenAI error body. */
 export function toWebShopSimHttpReply(completion: WebShopSimCompletion): { status: 200 | 400; body: Record<string, unknown> } {
-  const { simulation, ...body } = completion;
-  if (simulation.problem) {
-    return { status: 400, body: { error: { message: simulation.problem.message, type: 'invalid_request_error', param: 'messages', code: simulation.problem.code } } };
-  }
-  return { status: 200, body };
+  return simHttpReply(completion);
 }

@@ -1,0 +1,18 @@
+/** Token counts in the OpenAI `usage` shape. */
+export function simUsage(prompt: number, completion: number): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+/**
+ * The HTTP answer for a simulated completion: 200 with the OpenAI body (the private `simulation` field
+ * removed), or 400 with an OpenAI-style error body when the target cannot play the request.
+ */
+export function simHttpReply<C extends { simulation: { problem?: { code: string; message: string } } }>(
+  completion: C,
+): { status: 200 | 400; body: Record<string, unknown> } {
+  const { simulation, ...body } = completion;
+  if (simulation.problem) {
+    return { status: 400, body: { error: { message: simulation.problem.message, type: 'invalid_request_error', param: 'messages', code: simulation.problem.code } } };
+  }
+  return { status: 200, body };
+}
