@@ -79,3 +79,18 @@ export class TaskSetupError extends Error {
     this.name = 'TaskSetupError';
   }
 }
+
+/**
+ * Reads a raw tool call as the original does: the arguments must be a JSON object, and its first value is
+ * the one the benchmark uses, whatever its key. `undefined` means the arguments did not parse.
+ */
+export function parseToolCall(call: ToolCall): ParsedCall | undefined {
+  let args: unknown;
+  try {
+    args = JSON.parse(call.arguments);
+  } catch {
+    return undefined;
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  return { id: call.id, tool: call.name, args: args as Record<string, unknown>, firstValue: Object.values(args)[0] };
+}

@@ -1,6 +1,6 @@
 import type { TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
-import type { ActResult, EffectRules, Environment, EnvironmentEpisode, HookPoint, ParsedCall } from '../environment.js';
+import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, parseToolCall } from '../environment.js';
 import { createAlfworldGame, type AlfworldGame } from './alfworld-engine.js';
 import { AlfworldEpisodeState, buildAlfworldHookContext } from './alfworld-hook-context.js';
 import {
@@ -137,15 +137,9 @@ class AlfworldEpisode implements EnvironmentEpisode {
   }
 
   parseCall(call: ToolCall): ParsedCall | undefined {
-    let args: unknown;
-    try {
-      args = JSON.parse(call.arguments);
-    } catch {
-      return undefined;
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-    return { id: call.id, tool: call.name, args: args as Record<string, unknown>, firstValue: Object.values(args)[0] };
+    return parseToolCall(call);
   }
+
 
   /** The reference reads the first argument of the first call whatever the tool's name. */
   hasTool(): boolean {

@@ -1,6 +1,6 @@
 import type { TaskRef, ToolCall } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
-import { TaskSetupError, type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall } from '../environment.js';
+import { TaskSetupError, type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, parseToolCall } from '../environment.js';
 import type { DbBackend, DbSession } from './backend.js';
 import type { DbBenchTask } from './dbbench-task.js';
 import { DbBenchEpisodeState } from './episode-state.js';
@@ -103,16 +103,9 @@ class DbBenchEpisode implements EnvironmentEpisode {
   }
 
   parseCall(call: ToolCall): ParsedCall | undefined {
-    let args: unknown;
-    try {
-      args = JSON.parse(call.arguments);
-    } catch {
-      return undefined;
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-    const values = Object.values(args);
-    return { id: call.id, tool: call.name, args: args as Record<string, unknown>, firstValue: values[0] };
+    return parseToolCall(call);
   }
+
 
   hasTool(name: string): boolean {
     return name === 'execute_sql' || name === 'commit_final_answer';

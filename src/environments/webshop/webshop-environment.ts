@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import type { TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
-import type { ActResult, EffectRules, Environment, EnvironmentEpisode, HookPoint, ParsedCall } from '../environment.js';
+import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, parseToolCall } from '../environment.js';
 import { createTaskManifestBuilder } from './identity-manifest.js';
 import { hasHumanInstructions, WEBSHOP_FILES, type GoalMode } from './load-catalogue.js';
 import { createWebShopSession, type WebShopSession, type WebShopStepResult } from './session.js';
@@ -175,15 +175,9 @@ class WebShopEpisode implements WebShopEpisodeDriver {
   }
 
   parseCall(call: ToolCall): ParsedCall | undefined {
-    let args: unknown;
-    try {
-      args = JSON.parse(call.arguments);
-    } catch {
-      return undefined;
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-    return { id: call.id, tool: call.name, args: args as Record<string, unknown>, firstValue: Object.values(args)[0] };
+    return parseToolCall(call);
   }
+
 
   hasTool(name: string): boolean {
     return TOOL_NAMES.has(name);

@@ -1,4 +1,4 @@
-import { simHttpReply, simUsage } from '../sim-http-reply.js';
+import { simHttpReply, simUsage, type SimCompletion } from '../sim-completion.js';
 import { ConfigError } from '../../episode/index.js';
 import { simHash } from '../dbbench/sim-rng.js';
 import { loadAlfworldGameIndex } from './alfworld-game-index.js';
@@ -29,33 +29,7 @@ export interface AlfworldSimHandlerOptions {
 export const ALFWORLD_SIM_TARGET = 'sim:alfworld';
 export const ALFWORLD_SIM_FINGERPRINT = 'harness-r1-sim-alfworld-v1';
 
-export interface AlfworldSimCompletion {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  system_fingerprint: string;
-  choices: [
-    {
-      index: 0;
-      message: {
-        role: 'assistant';
-        content: string | null;
-        tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
-      };
-      finish_reason: 'tool_calls' | 'stop';
-      logprobs: null;
-    },
-  ];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-  /** Not part of the OpenAI format: what the simulation did, or why it could not play. `toAlfworldSimHttpReply` drops it. */
-  simulation: {
-    target: typeof ALFWORLD_SIM_TARGET;
-    gameId?: string;
-    tag?: AlfworldSimTag;
-    problem?: { code: 'unknown_task' | 'bad_request'; message: string };
-  };
-}
+export type AlfworldSimCompletion = SimCompletion<typeof ALFWORLD_SIM_TARGET, AlfworldSimTag, { gameId?: string }>;
 
 export type AlfworldSimHandler = ((requestBody: unknown) => AlfworldSimCompletion) & {
   readonly settings: AlfworldSimSettings;

@@ -1,4 +1,4 @@
-import { simHttpReply, simUsage } from '../sim-http-reply.js';
+import { simHttpReply, simUsage, type SimCompletion } from '../sim-completion.js';
 import { createDbBenchSimPolicy, type DbBenchSimPolicy } from './dbbench-sim-policy.js';
 import { defaultDbBenchSimSettings, parseFaultSpec, type DbBenchFaultRates, type DbBenchSimSettings } from './fault-profile.js';
 import { simHash } from './sim-rng.js';
@@ -27,36 +27,7 @@ export interface DbBenchSimHandlerOptions {
 export const DBBENCH_SIM_TARGET = 'sim:dbbench';
 export const DBBENCH_SIM_FINGERPRINT = 'harness-r1-sim-dbbench-v1';
 
-export interface DbBenchSimCompletion {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  system_fingerprint: string;
-  choices: [
-    {
-      index: 0;
-      message: {
-        role: 'assistant';
-        content: string | null;
-        tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
-      };
-      finish_reason: 'tool_calls' | 'stop';
-      logprobs: null;
-    },
-  ];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-  /**
-   * Not part of the OpenAI format: what the simulation did (the plan step behind the call) or why it
-   * could not play (`problem`, which the server answers with HTTP 400). `toSimHttpReply` drops it.
-   */
-  simulation: {
-    target: typeof DBBENCH_SIM_TARGET;
-    taskKey?: string;
-    tag?: SimActionTag;
-    problem?: { code: 'unknown_task' | 'bad_request'; message: string };
-  };
-}
+export type DbBenchSimCompletion = SimCompletion<typeof DBBENCH_SIM_TARGET, SimActionTag>;
 
 export type DbBenchSimHandler = ((requestBody: unknown) => DbBenchSimCompletion) & {
   readonly settings: DbBenchSimSettings;

@@ -1,4 +1,4 @@
-import { simHttpReply, simUsage } from '../sim-http-reply.js';
+import { simHttpReply, simUsage, type SimCompletion } from '../sim-completion.js';
 import { loadSharedWebShopEngine } from '../../environments/webshop/webshop-environment.js';
 import type { WebShopEngine } from '../../environments/webshop/webshop-engine.js';
 import type { GoalMode } from '../../environments/webshop/load-catalogue.js';
@@ -23,24 +23,7 @@ export interface WebShopSimHandlerOptions {
 export const WEBSHOP_SIM_TARGET = 'sim:webshop';
 export const WEBSHOP_SIM_FINGERPRINT = 'harness-r1-sim-webshop-v1';
 
-export interface WebShopSimCompletion {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  system_fingerprint: string;
-  choices: [
-    {
-      index: 0;
-      message: { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] };
-      finish_reason: 'tool_calls' | 'stop';
-      logprobs: null;
-    },
-  ];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-  /** Not OpenAI: what the simulation did, or why it could not play (answered with HTTP 400). */
-  simulation: { target: typeof WEBSHOP_SIM_TARGET; taskKey?: string; tag?: WebShopSimTag; problem?: { code: 'unknown_task' | 'bad_request'; message: string } };
-}
+export type WebShopSimCompletion = SimCompletion<typeof WEBSHOP_SIM_TARGET, WebShopSimTag>;
 
 export type WebShopSimHandler = ((requestBody: unknown) => WebShopSimCompletion) & {
   readonly settings: WebShopSimSettings;
