@@ -4,7 +4,7 @@ import { parseAlfworldWording } from '../environments/alfworld/load-logic.js';
 import { createDbBenchEnvironment, type DbBenchGradingRule } from '../environments/dbbench/dbbench-environment.js';
 import type { DbBenchOverlay } from '../environments/dbbench/legacy-overlay.js';
 import { DBBENCH_PROTOCOL_VERSION } from '../environments/dbbench/prompts.js';
-import type { Environment } from '../environments/environment.js';
+import { TARGET_PROTOCOLS, type Environment, type TargetProtocol } from '../environments/environment.js';
 import { createWebShopEnvironment } from '../environments/webshop/webshop-environment.js';
 import { resolveDbBackend } from './resolve-backend.js';
 
@@ -16,6 +16,8 @@ export interface EnvironmentChoice {
   dataDir: string;
   split: string;
   maxRounds?: number;
+  /** alfworld, webshop: fc (default) or v0.2 */
+  protocol?: string;
   /** DBBench */
   backend?: string;
   dsn?: string;
@@ -32,11 +34,21 @@ export interface EnvironmentChoice {
 export function environmentChoice(
   bench: Bench,
   dataDir: string,
-  o: { split: string; maxRounds?: number; backend?: string; dsn?: string; grading?: string; wording?: string; goals?: string; goalSeed?: number },
+  o: { split: string; maxRounds?: number; protocol?: string; backend?: string; dsn?: string; grading?: string; wording?: string; goals?: string; goalSeed?: number },
 ): EnvironmentChoice {
-  const given = Object.entries({ maxRounds: o.maxRounds, backend: o.backend, dsn: o.dsn, grading: o.grading, wording: o.wording, goals: o.goals, goalSeed: o.goalSeed })
+  const given = Object.entries({ maxRounds: o.maxRounds, protocol: o.protocol, backend: o.backend, dsn: o.dsn, grading: o.grading, wording: o.wording, goals: o.goals, goalSeed: o.goalSeed })
     .filter(([, v]) => v !== undefined);
   return { bench, dataDir, split: o.split, ...Object.fromEntries(given) };
+}
+
+/** `--protocol`: fc or v0.2 (alfworld, webshop); DBBench plays the function-calling protocol only. */
+export function parseTargetProtocol(bench: Bench, value: string | undefined): TargetProtocol {
+  if (value === undefined) return 'fc';
+  if (!(TARGET_PROTOCOLS as readonly string[]).includes(value)) throw new ConfigError({ message: `Unknown --protocol '${value}'.`, field: 'protocol', allowed: TARGET_PROTOCOLS });
+  if (bench === 'dbbench' && value !== 'fc') {
+    throw new ConfigError({ message: 'dbbench plays the function-calling protocol only; --grading v0.2 grades answers with the v0.2 rule.', field: 'protocol', allowed: ['fc'] });
+  }
+  return value as TargetProtocol;
 }
 
 export function checkBench(bench: string): Bench {
@@ -47,6 +59,7 @@ export function checkBench(bench: string): Bench {
 /** Builds the environment a command asked for; options that do not apply to the benchmark are refused. */
 export async function openEnvironment(o: EnvironmentChoice): Promise<{ environment: Environment; options: Record<string, unknown> }> {
   const bench = checkBench(o.bench);
+  const protocol = parseTargetProtocol(bench, o.protocol);
   const refuse = (flag: string, value: unknown) => {
     if (value !== undefined) throw new ConfigError({ message: `${flag} applies to ${flag === '--wording' ? 'alfworld' : flag.startsWith('--goal') ? 'webshop' : 'dbbench'} only, not ${bench}.`, field: flag });
   };
@@ -69,17 +82,18 @@ export async function openEnvironment(o: EnvironmentChoice): Promise<{ environme
   }
   if (bench === 'alfworld') {
     const wording = o.wording === undefined ? '2.1.1' : parseAlfworldWording(o.wording, 'wording');
-    const environment = createAlfworldEnvironment({ dataDir: o.dataDir, split: o.split, wording, ...(o.maxRounds !== undefined ? { maxSteps: o.maxRounds } : {}) });
-    return { environment, options: { protocol: 'alfworld-fc-v1', wording, maxSteps: o.maxRounds ?? null } };
+    const environment = createAlfworldEnvironment({ dataDir: o.dataDir, split: o.split, wording, protocol, ...(o.maxRounds !== undefined ? { maxSteps: o.maxRounds } : {}) });
+    return { environment, options: { protocol: protocol === 'fc' ? 'alfworld-fc-v1' : 'alfworld-text-v0.2', wording, maxSteps: o.maxRounds ?? null } };
   }
   if (o.goals !== undefined && o.goals !== 'human' && o.goals !== 'synthetic') {
     throw new ConfigError({ message: `Unknown --goals '${o.goals}'.`, field: 'goals', allowed: ['human', 'synthetic'] });
   }
   const environment = createWebShopEnvironment({
     dataDir: o.dataDir,
+    protocol,
     ...(o.goals !== undefined ? { goals: o.goals as 'human' | 'synthetic' } : {}),
     ...(o.goalSeed !== undefined ? { goalSeed: o.goalSeed } : {}),
     ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}),
   });
-  return { environment, options: { protocol: 'webshop-fc-v1', goals: environment.split, goalSeed: o.goalSeed ?? 233, maxRounds: o.maxRounds ?? null } };
+  return { environment, options: { protocol: protocol === 'fc' ? 'webshop-fc-v1' : 'webshop-text-v0.2', goals: environment.split, goalSeed: o.goalSeed ?? 233, maxRounds: o.maxRounds ?? null } };
 }

@@ -30,8 +30,15 @@ export type ActResult =
  * force are ignored. Other benchmarks name their own loops in `src/runtime/loops/`.
  */
 export interface EffectRules {
-  loop: 'dbbench' | 'alfworld' | 'webshop';
+  loop: 'dbbench' | 'alfworld' | 'webshop' | 'alfworld-text' | 'webshop-text';
 }
+
+/**
+ * How the target talks to the benchmark: `fc`, AgentBench's function-calling variant (tools), or `v0.2`,
+ * the text protocol behind the AgentBench paper numbers (`ACTION: …` / `search[…]`, one-shot examples).
+ */
+export const TARGET_PROTOCOLS = ['fc', 'v0.2'] as const;
+export type TargetProtocol = (typeof TARGET_PROTOCOLS)[number];
 
 /** One episode of a tool-calling benchmark. Created by an environment for one task. */
 export interface EnvironmentEpisode {

@@ -1,5 +1,5 @@
 import type { EpisodeRecord } from '../episode/index.js';
-import { EPISODE_RECORD_VERSION } from '../episode/index.js';
+import { EPISODE_RECORD_VERSION, InternalError } from '../episode/index.js';
 import type { EnvironmentEpisode } from '../environments/environment.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest } from '../models/chat-model.js';
@@ -28,7 +28,13 @@ const LOOPS: Record<EnvironmentEpisode['rules']['loop'], (loop: LoopContext) => 
   dbbench: playDbBench,
   webshop: playWebShop,
   alfworld: playAlfworld,
+  'alfworld-text': notYet,
+  'webshop-text': notYet,
 };
+
+function notYet(loop: LoopContext): Promise<Ending> {
+  return Promise.reject(new InternalError({ message: `No loop plays '${loop.episode.rules.loop}' yet.` }));
+}
 
 /**
  * Plays one task with its benchmark's loop and returns the record. Expected failures end as an Outcome;

@@ -34,8 +34,9 @@ export function registerDemoCommand(program: Command): void {
     .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 4)
     .option('--run-dir <dir>', 'where the run is recorded (default runs/improve-dbbench-dev-<time>); an existing one is resumed')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--protocol <p>', 'alfworld, webshop: fc (function calling, default) or v0.2 (text protocol)')
     .option('--json', 'print a machine-readable summary on stdout')
-    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: number; concurrency: number; runDir?: string; dataDir?: string; json?: boolean }) => {
+    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: number; concurrency: number; runDir?: string; dataDir?: string; protocol?: string; json?: boolean }) => {
       const bench = checkBench(opts.bench);
       const result = await improveCommand({
         bench,
@@ -48,6 +49,7 @@ export function registerDemoCommand(program: Command): void {
         banner: demoBanner(bench),
         ...(opts.runDir !== undefined ? { runDir: opts.runDir } : {}),
         ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+        ...(opts.protocol !== undefined ? { protocol: opts.protocol } : {}),
         ...(opts.json ? { json: true } : {}),
       });
       process.exitCode = result.code;

@@ -36,6 +36,7 @@ export interface ImproveCommandOptions {
   dataDir?: string;
   json?: boolean;
   wording?: string;
+  protocol?: string;
   goals?: string;
   goalSeed?: number;
   /** A second engineer pass per rerun batch that sees the first attempt's effect (LLM engineers). */
@@ -120,6 +121,7 @@ export function registerImproveCommand(program: Command): void {
     .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed (default runs/improve-<bench>-<split>-<time>)')
     .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (default: delta_average_reward for webshop, delta_pass_rate otherwise)`)
     .option('--max-rounds <n>', 'rounds per episode (default 20)', (v) => Number(v))
+    .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
     .option('--grading <rule>', 'dbbench query grading: fc (default) or v0.2')
     .option('--wording <w>', 'alfworld: 2.1.1 (default) or 2.1.2')
     .option('--goals <mode>', 'webshop: human or synthetic goals')
@@ -158,6 +160,7 @@ reported as missing evaluations, never as results.`,
         ...(opts.json ? { json: true } : {}),
         ...(opts.revise ? { revise: true } : {}),
         ...(opts.wording !== undefined ? { wording: String(opts.wording) } : {}),
+        ...(opts.protocol !== undefined ? { protocol: String(opts.protocol) } : {}),
         ...(opts.goals !== undefined ? { goals: String(opts.goals) } : {}),
         ...(opts.goalSeed !== undefined ? { goalSeed: opts.goalSeed as number } : {}),
       });

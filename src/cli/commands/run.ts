@@ -37,6 +37,7 @@ export interface RunCommandOptions {
   patchFile?: string;
   /** ALFWorld wording; WebShop goal set and seed. */
   wording?: string;
+  protocol?: string;
   goals?: string;
   goalSeed?: number;
   /** Wall-clock limit of one hook call in milliseconds (default 50, as the original). */
@@ -155,6 +156,7 @@ export function registerRunCommand(program: Command): void {
     .option('--backend <name>', 'dbbench database: sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
     .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps; webshop 20)', (v) => Number(v))
+    .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
     .option('--grading <rule>', 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)')
     .option('--wording <w>', "alfworld: 2.1.1 ('put X in/on Y', default) or 2.1.2 ('move X to Y')")
     .option('--goals <mode>', 'webshop: human (needs items_human_ins.json) or synthetic goals')
@@ -190,6 +192,7 @@ Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed
         ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds as number } : {}),
         ...(opts.grading !== undefined ? { grading: String(opts.grading) } : {}),
         ...(opts.wording !== undefined ? { wording: String(opts.wording) } : {}),
+        ...(opts.protocol !== undefined ? { protocol: String(opts.protocol) } : {}),
         ...(opts.goals !== undefined ? { goals: String(opts.goals) } : {}),
         ...(opts.goalSeed !== undefined ? { goalSeed: opts.goalSeed as number } : {}),
         ...(opts.patch !== undefined ? { patchFile: String(opts.patch) } : {}),

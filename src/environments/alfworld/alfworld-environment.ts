@@ -1,6 +1,6 @@
 import type { TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
-import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, parseToolCall } from '../environment.js';
+import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
 import { createAlfworldGame, type AlfworldGame } from './alfworld-engine.js';
 import { AlfworldEpisodeState, buildAlfworldHookContext } from './alfworld-hook-context.js';
 import {
@@ -28,6 +28,8 @@ export interface AlfworldEnvironmentOptions {
   wording?: AlfworldWording;
   /** Steps per episode; default 50 (Harness-R1's `max_step`). */
   maxSteps?: number;
+  /** fc (default, the take_action tool) or v0.2 (text, one-shot). */
+  protocol?: TargetProtocol;
 }
 
 const ALFWORLD_RULES: EffectRules = { loop: 'alfworld' };
@@ -37,6 +39,7 @@ const ALFWORLD_RULES: EffectRules = { loop: 'alfworld' };
  * is the position among the split's shipped games (split order); `info` records the game id and family.
  */
 export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): Environment {
+  if ((options.protocol ?? 'fc') !== 'fc') throw new ConfigError({ message: 'The alfworld v0.2 text protocol is not available yet.', field: 'protocol', allowed: ['fc'] });
   const games = loadAlfworldGames(options.dataDir);
   const split = loadAlfworldSplit(options.dataDir, options.split, games);
   const logic = loadAlfworldLogic(options.dataDir);

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import type { TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
-import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, parseToolCall } from '../environment.js';
+import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
 import { createTaskManifestBuilder } from './identity-manifest.js';
 import { hasHumanInstructions, WEBSHOP_FILES, type GoalMode } from './load-catalogue.js';
 import { createWebShopSession, type WebShopSession, type WebShopStepResult } from './session.js';
@@ -30,6 +30,8 @@ export interface WebShopEnvironmentOptions {
   goalSeed?: number;
   /** Rounds per episode; default 20 (protocol.md §7.1). */
   maxRounds?: number;
+  /** fc (default, tools) or v0.2 (text). */
+  protocol?: TargetProtocol;
   /** An engine already loaded for the same data (shared with a simulated target, say). */
   engine?: WebShopEngine;
 }
@@ -95,6 +97,7 @@ export function isWebShopEpisodeDriver(episode: EnvironmentEpisode): episode is 
 
 /** WebShop over the TypeScript engine: one session per episode, graded by the env's purchase reward. */
 export function createWebShopEnvironment(options: WebShopEnvironmentOptions): Environment {
+  if ((options.protocol ?? 'fc') !== 'fc') throw new ConfigError({ message: 'The webshop v0.2 text protocol is not available yet.', field: 'protocol', allowed: ['fc'] });
   const engine = options.engine ?? loadSharedWebShopEngine(options.dataDir, options.goals, options.goalSeed);
   const protocol = loadWebShopProtocol(options.dataDir);
   const maxRounds = options.maxRounds ?? protocol.maxRounds;
