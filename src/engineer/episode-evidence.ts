@@ -14,6 +14,8 @@ export interface EpisodeEvidence {
   readonly reward: number;
   readonly rounds: number;
   readonly messages: readonly ChatMessage[];
+  /** Leading messages that are a text protocol's fixed preamble (instructions, one-shot); 0 for tool calling. */
+  readonly preamble?: number;
 }
 
 export function toEpisodeEvidence(record: EpisodeRecord): EpisodeEvidence {
@@ -23,6 +25,7 @@ export function toEpisodeEvidence(record: EpisodeRecord): EpisodeEvidence {
     reward: typeof record.reward === 'number' && Number.isFinite(record.reward) ? record.reward : 0,
     rounds: record.rounds,
     messages: record.messages,
+    ...(record.preamble !== undefined ? { preamble: record.preamble } : {}),
   };
 }
 

@@ -207,6 +207,69 @@ describe('ALFWorld specifics', () => {
     expect(lines[0]).toMatch(/^- actions: \d+ \(take_action \d+\)$/);
     expect(lines).toContainEqual(expect.stringMatching(/^- observations with "nothing happens": \d+$/));
     expect(lines).toContainEqual(expect.stringMatching(/^- observations total\/distinct: \d+\/\d+$/));
-    for (const line of lines) expect(text).toContain(line);
+    const masked = lines.map((line) => line.replace(/\b([a-z]+) \d{1,3}\b/g, (whole, name: string) => (name === 'loc' ? whole : `${name} [`)));
+    for (const line of masked) expect(text).toContain(line.split(' [')[0]);
+  });
+
+  it('masks instance numbers everywhere: per trace, each distinct instance gets its own letter', () => {
+    const text = buildFailurePacket(input('alfworld')).text;
+    const sections = text.split(/^## Failure trace \d+$/m).slice(1);
+    expect(sections.length).toBeGreaterThan(0);
+    for (const section of sections) {
+      expect(section.match(/\b(?!loc |of )[a-z]+ \d{1,3}\b(?!\.\d)/g)).toBeNull();
+      expect(section).toMatch(/\b[a-z]+ \[a\]/);
+    }
+    // The agent's own command and the observation that lists the same receptacle use the same label.
+    const first = sections[0] ?? '';
+    const goTo = /ASSISTANT_TOOL: take_action \{"action":"go to ([a-z]+ \[[a-z]+\])"\}/.exec(first);
+    if (goTo) expect(first).toContain(`a ${goTo[1]}`);
+  });
+
+  it('renders a v0.2 text-protocol episode: the preamble is left out, later user turns are observations, actions come from ACTION lines', () => {
+    const base = runs.alfworld.find((r) => r.reward < 1) as EpisodeRecord;
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'Interact with a household to solve a task. (instructions)' },
+      { role: 'assistant', content: 'OK.' },
+      { role: 'user', content: 'Here is one example.\nYou are in the middle of a room. ONE-SHOT' },
+      { role: 'assistant', content: 'THOUGHT: example.\nACTION: go to shelf 1' },
+      { role: 'user', content: 'Here is your task. You are in the middle of a room. Looking quickly around you, you see a cabinet 2, a cabinet 1.\nYour task is to: put a mug in cabinet. AVAILABLE ACTIONS: go to cabinet 1\ngo to cabinet 2\n' },
+      { role: 'assistant', content: 'THOUGHT: look in a cabinet.\nACTION: go to cabinet 2' },
+      { role: 'user', content: 'The cabinet 2 is closed. AVAILABLE ACTIONS: open cabinet 2\n' },
+      { role: 'assistant', content: 'ACTION: go to cabinet 2' },
+      { role: 'user', content: 'Nothing happens. AVAILABLE ACTIONS: open cabinet 2\n' },
+      { role: 'assistant', content: 'I am not sure what to do.' },
+    ];
+    const record = withMessages(base, messages, { preamble: 4, outcome: 'invalid_action', reward: 0 });
+    const section = renderTraceSection('alfworld', toEpisodeEvidence(record), 1, ALFWORLD_PACKET_LIMITS);
+    expect(section).not.toContain('ONE-SHOT');
+    expect(section).not.toContain('(instructions)');
+    expect(blocks(section, 'USER:')).toEqual(['Here is your task. You are in the middle of a room. Looking quickly around you, you see a cabinet [a], a cabinet [b].\nYour task is to: put a mug in cabinet. AVAILABLE ACTIONS: go to cabinet [b]\ngo to cabinet [a]']);
+    expect(blocks(section, 'OBSERVATION:')).toEqual(['The cabinet [a] is closed. AVAILABLE ACTIONS: open cabinet [a]', 'Nothing happens. AVAILABLE ACTIONS: open cabinet [a]']);
+    expect(blocks(section, 'ASSISTANT_TEXT:')).toHaveLength(3);
+    expect(section).toContain('- actions: 2 (take_action 2)\n- observations with "nothing happens": 1\n- text-only assistant turns: 1\n- repeated actions: "go to cabinet [a]" x2\n- observations total/distinct: 2/2');
+  });
+});
+
+describe('WebShop v0.2 text protocol', () => {
+  it('counts searches and clicks from Action lines as the protocol parses them, and masks no instance numbers', () => {
+    const base = runs.webshop.find((r) => r.reward < 1) as EpisodeRecord;
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'You are web shopping. (rules)' },
+      { role: 'assistant', content: 'Ok.' },
+      { role: 'user', content: 'Observation:\n"WebShop [SEP] Instruction: [SEP] size 8 sandals [SEP] Search"\n\nAvailable Actions:\n{"has_search_bar": true, "clickables": ["..."]}' },
+      { role: 'assistant', content: 'Thought: example\nAction: search[example]' },
+      { role: 'user', content: "Observation:\nWebShop [SEP] Instruction: [SEP] i need flat sandals size 8 [SEP] Search\n\nAvailable Actions:\n{'has_search_bar': True, 'clickables': ['search']}" },
+      { role: 'assistant', content: 'Thought: search.\nAction:\n search[flat sandals size 8]' },
+      { role: 'user', content: 'Observation:\nresults page 1' },
+      { role: 'assistant', content: 'action: search[flat sandals size 8]' },
+      { role: 'user', content: 'Observation:\nresults page 1' },
+      { role: 'assistant', content: 'Action: click[B012345678]' },
+    ];
+    const record = withMessages(base, messages, { preamble: 4, outcome: 'round_limit', reward: 0 });
+    const section = renderTraceSection('webshop', toEpisodeEvidence(record), 1, WEBSHOP_PACKET_LIMITS);
+    expect(section).toContain('- actions: 3 (search 2, click 1, buy now 0)\n- text-only assistant turns: 0\n- repeated search terms: "flat sandals size 8" x2\n- task_limit_reached: true');
+    expect(section).toContain('size 8');
+    expect(section).toContain('click[[PRODUCT_ID]]');
+    expect(section).not.toContain('(rules)');
   });
 });

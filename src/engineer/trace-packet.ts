@@ -21,7 +21,8 @@ import { byRewardThenIndex, countExcluded, type BatchSelection, type EpisodeEvid
 import type { TracePacketLimits } from './packet-limits.js';
 import { clipHead, clipMiddle, collapseWhitespace, tidyLines } from './packet-text.js';
 import { sanitizeEvidenceText, type SanitizeMode } from './sanitize-evidence.js';
-import { alfworldSignalLines, webShopSignalLines } from './trace-signals.js';
+import { createInstanceMasker } from './mask-instances.js';
+import { alfworldSignalLines, isTextProtocol, taskMessages, webShopSignalLines } from './trace-signals.js';
 
 export const TRACE_PACKET_TITLE = '# Harness-R1 Direct Failure Trace Packet';
 export const TRACE_PACKET_SANITIZE_MODE: SanitizeMode = 'paths_and_product_ids';
@@ -36,6 +37,8 @@ interface TraceBenchStyle {
   name: string;
   noLeak: string;
   signals: (episode: EpisodeEvidence) => string[];
+  /** ALFWorld: instance numbers are replaced by per-trace letters (see mask-instances.ts). */
+  maskInstances: boolean;
 }
 
 const STYLES: { readonly [B in TraceBench]: TraceBenchStyle } = {
@@ -44,12 +47,14 @@ const STYLES: { readonly [B in TraceBench]: TraceBenchStyle } = {
     noLeak:
       'Keep the patch free of anything specific to these tasks: no product ids, ASINs, exact product titles, task numbers or answers taken from the traces.',
     signals: webShopSignalLines,
+    maskInstances: false,
   },
   alfworld: {
     name: 'ALFWorld',
     noLeak:
-      'Keep the patch free of anything specific to these tasks: no task numbers, no answers, and no numbered object or receptacle instances such as "sinkbasin 1" or "cabinet 4"; pick exact commands from the admissible list at run time.',
+      'Keep the patch free of anything specific to these tasks: no task numbers, no answers, and no numbered object or receptacle instances such as "sinkbasin 1" or "cabinet 4"; pick exact commands from the admissible list at run time. In the traces below, instance numbers are masked: within one trace, each distinct instance of a name has its own letter (cabinet [a], cabinet [b]); the agent saw numbers.',
     signals: alfworldSignalLines,
+    maskInstances: true,
   },
 };
 
@@ -61,26 +66,44 @@ function isKeptUser(content: string, position: number): boolean {
   return position < KEPT_USER_POSITIONS || content.includes('Evaluation metadata');
 }
 
-/** The message lines of one trace. */
-export function renderTraceMessages(episode: EpisodeEvidence, limits: TracePacketLimits): string {
-  const clean = (text: string): string => sanitizeEvidenceText(text, TRACE_PACKET_SANITIZE_MODE);
+/**
+ * The message lines of one trace. `mask` is applied after the sanitizer to everything shown. A text
+ * protocol's preamble (instructions, one-shot example) is left out like a system message; its first task
+ * message is the task, and its later user messages are what the environment answered.
+ */
+export function renderTraceMessages(episode: EpisodeEvidence, limits: TracePacketLimits, mask: (text: string) => string = (t) => t): string {
+  const clean = (text: string): string => mask(sanitizeEvidenceText(text, TRACE_PACKET_SANITIZE_MODE));
+  const task = (content: string): string => `USER:\n${clipHead(clean(tidyLines(content)), MAX_TASK_MESSAGE_CHARS)}`;
+  const observation = (content: string): string => `OBSERVATION:\n${clipMiddle(clean(tidyLines(content)), limits.maxObservationChars)}`;
+  const assistantText = (content: string | null | undefined): string => {
+    const text = tidyLines(content ?? '');
+    return `ASSISTANT_TEXT:\n${text === '' ? '(empty)' : clipHead(clean(text), limits.maxAssistantChars)}`;
+  };
   const blocks: string[] = [];
+  if (isTextProtocol(episode)) {
+    let seenTask = false;
+    for (const message of taskMessages(episode)) {
+      if (message.role === 'assistant') blocks.push(assistantText(message.content));
+      else if (message.role === 'user') {
+        blocks.push(seenTask ? observation(message.content) : task(message.content));
+        seenTask = true;
+      }
+    }
+    return blocks.join('\n');
+  }
   episode.messages.forEach((message, position) => {
     switch (message.role) {
       case 'system':
         break;
       case 'user':
-        if (isKeptUser(message.content, position)) blocks.push(`USER:\n${clipHead(clean(tidyLines(message.content)), MAX_TASK_MESSAGE_CHARS)}`);
+        if (isKeptUser(message.content, position)) blocks.push(task(message.content));
         break;
       case 'tool':
-        blocks.push(`OBSERVATION:\n${clipMiddle(clean(tidyLines(message.content)), limits.maxObservationChars)}`);
+        blocks.push(observation(message.content));
         break;
       case 'assistant': {
         const calls = message.toolCalls ?? [];
-        if (calls.length === 0) {
-          const text = tidyLines(message.content ?? '');
-          blocks.push(`ASSISTANT_TEXT:\n${text === '' ? '(empty)' : clipHead(clean(text), limits.maxAssistantChars)}`);
-        }
+        if (calls.length === 0) blocks.push(assistantText(message.content));
         for (const call of calls) {
           blocks.push(`ASSISTANT_TOOL: ${collapseWhitespace(call.name)} ${clipHead(clean(collapseWhitespace(call.arguments)), limits.maxAssistantChars)}`);
         }
@@ -93,7 +116,11 @@ export function renderTraceMessages(episode: EpisodeEvidence, limits: TracePacke
 
 /** One trace section; `ordinal` is its 1-based place in the packet (never the task index). */
 export function renderTraceSection(bench: TraceBench, episode: EpisodeEvidence, ordinal: number, limits: TracePacketLimits): string {
-  const signals = STYLES[bench].signals(episode).map((line) => sanitizeEvidenceText(line, TRACE_PACKET_SANITIZE_MODE));
+  const style = STYLES[bench];
+  const mask = style.maskInstances ? createInstanceMasker() : (text: string) => text;
+  // Messages first, so instance letters follow the order in which the trace shows them.
+  const messages = renderTraceMessages(episode, limits, mask);
+  const signals = style.signals(episode).map((line) => mask(sanitizeEvidenceText(line, TRACE_PACKET_SANITIZE_MODE)));
   return [
     `## Failure trace ${ordinal}`,
     '',
@@ -107,7 +134,7 @@ export function renderTraceSection(bench: TraceBench, episode: EpisodeEvidence, 
     '',
     '### Messages',
     '',
-    renderTraceMessages(episode, limits),
+    messages,
   ].join('\n');
 }
 

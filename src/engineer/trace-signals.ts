@@ -1,6 +1,7 @@
 /**
  * The "Runtime signals" of one WebShop or ALFWorld failure trace (protocol.md §2.4), counted from the
- * episode's tool calls and observations only. Values that the agent typed (search terms, click values,
+ * episode's tool calls and observations only (for the v0.2 text protocols, from the actions the turns
+ * name, parsed as the protocol parses them). Values that the agent typed (search terms, click values,
  * actions) are returned raw; the packet renderer sanitizes them with the rest of the text.
  */
 import type { ChatMessage } from '../episode/index.js';
@@ -47,16 +48,61 @@ interface Call {
   value: string;
 }
 
-function callsOf(messages: readonly ChatMessage[]): { calls: Call[]; textOnlyTurns: number } {
+/** Reads the action out of a text-protocol turn as the tool call the FC protocol would have made. */
+type TextActionParser = (text: string) => Call | undefined;
+
+/** ALFWorld v0.2: the rest of the line after `ACTION:`. */
+const alfworldTextAction: TextActionParser = (text) => {
+  const match = /ACTION:(.*)/.exec(text);
+  return match ? { name: 'take_action', value: normalizeValue(match[1] ?? '') } : undefined;
+};
+
+/** WebShop v0.2: `Action: search[…]` or `Action: click[…]`. */
+const webShopTextAction: TextActionParser = (text) => {
+  const match = /[Aa]ction: *\n* *((search|click)\[(.+?)\])/.exec(text);
+  return match ? { name: `${match[2] ?? ''}_action`, value: normalizeValue(match[3] ?? '') } : undefined;
+};
+
+/** True for a text-protocol episode (it records a preamble instead of a system message). */
+export function isTextProtocol(episode: EpisodeEvidence): boolean {
+  return (episode.preamble ?? 0) > 0;
+}
+
+/** The messages of the task itself: a text protocol's preamble (instructions, one-shot) left out. */
+export function taskMessages(episode: EpisodeEvidence): readonly ChatMessage[] {
+  return episode.messages.slice(episode.preamble ?? 0);
+}
+
+/**
+ * The agent's actions and its turns without one. Tool-calling turns give one action per call; a
+ * text-protocol turn gives the action its text names, or counts as text-only when it names none.
+ */
+function callsOf(episode: EpisodeEvidence, parseText: TextActionParser): { calls: Call[]; textOnlyTurns: number } {
+  const text = isTextProtocol(episode);
   const calls: Call[] = [];
   let textOnlyTurns = 0;
-  for (const message of messages) {
+  for (const message of taskMessages(episode)) {
     if (message.role !== 'assistant') continue;
+    if (text) {
+      const call = parseText(message.content ?? '');
+      if (call) calls.push(call);
+      else textOnlyTurns++;
+      continue;
+    }
     const list = message.toolCalls ?? [];
     if (list.length === 0) textOnlyTurns++;
     for (const call of list) calls.push({ name: call.name, value: normalizeValue(firstArgumentText(call.arguments)) });
   }
   return { calls, textOnlyTurns };
+}
+
+/** What the environment said after each action: tool messages, or a text protocol's later user messages. */
+function observationsOf(episode: EpisodeEvidence): string[] {
+  if (!isTextProtocol(episode)) return episode.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  return taskMessages(episode)
+    .filter((m) => m.role === 'user')
+    .slice(1)
+    .map((m) => m.content);
 }
 
 function listed(entries: ReadonlyArray<{ value: string; count: number }>): string {
@@ -73,7 +119,7 @@ export function reachedTaskLimit(episode: EpisodeEvidence): boolean {
 
 /** WebShop: actions by kind, text-only turns, repeated searches (else clicks, else any action), task limit. */
 export function webShopSignalLines(episode: EpisodeEvidence): string[] {
-  const { calls, textOnlyTurns } = callsOf(episode.messages);
+  const { calls, textOnlyTurns } = callsOf(episode, webShopTextAction);
   const searches = calls.filter((c) => c.name === 'search_action');
   const clicks = calls.filter((c) => c.name === 'click_action');
   const buyNow = clicks.filter((c) => c.value === 'buy now').length;
@@ -101,9 +147,9 @@ function observationKey(text: string): string {
 
 /** ALFWorld: actions, "nothing happens", text-only turns, repeated actions and observations, task limit. */
 export function alfworldSignalLines(episode: EpisodeEvidence): string[] {
-  const { calls, textOnlyTurns } = callsOf(episode.messages);
+  const { calls, textOnlyTurns } = callsOf(episode, alfworldTextAction);
   const takeActions = calls.filter((c) => c.name === 'take_action');
-  const observations = episode.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  const observations = observationsOf(episode);
   const nothingHappens = observations.filter((o) => o.toLowerCase().includes('nothing happens')).length;
   const keys = observations.map(observationKey);
   const lines = [

@@ -32,5 +32,11 @@ export interface EpisodeRecord {
   steps: StepRecord[];
   hookTrace: HookTraceEntry[];
   messages: ChatMessage[];
+  /**
+   * Text protocols only: how many leading messages are the protocol's fixed preamble (instructions, the
+   * model's acknowledgement, the one-shot example), not this task. Absent for tool-calling protocols, whose
+   * preamble is the system message.
+   */
+  preamble?: number;
   usage: { promptTokens: number; completionTokens: number; modelCalls: number };
 }

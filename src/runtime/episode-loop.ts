@@ -19,6 +19,8 @@ export class EpisodeState {
   readonly usage = { promptTokens: 0, completionTokens: 0, modelCalls: 0 };
   readonly modelMs: number[] = [];
   rounds = 0;
+  /** Text protocols: the number of leading preamble messages (see `EpisodeRecord.preamble`). */
+  preamble = 0;
 }
 
 /** An error from the model, the environment or the hook machinery, kept apart so it ends as the right Outcome. */
