@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 
-import { isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
+import type { EpisodeRecord } from '../episode/index.js';
+import { familyOf, summarizeFamilies } from '../evaluation/summarize-families.js';
 import type { RunSummary } from '../evaluation/summarize-run.js';
 
 /** The per-task table and totals printed at the end of a run. */
@@ -8,18 +9,10 @@ export function renderRunSummary(records: readonly EpisodeRecord[], summary: Run
   const table = new Table({ head: ['task', 'type', 'outcome', 'reward', 'rounds', 'actions', 'hook effects'], style: { head: [] } });
   for (const r of records) {
     const effects = r.hookTrace.filter((t) => t.disposition === 'applied').length;
-    table.push([r.task.index, typeOf(r), r.outcome, round(r.reward), r.rounds, r.steps.filter((s) => s.status === 'executed').length, effects]);
+    table.push([r.task.index, familyOf(r), r.outcome, round(r.reward), r.rounds, r.steps.filter((s) => s.status === 'executed').length, effects]);
   }
-  const byType = new Map<string, { ok: number; n: number }>();
-  for (const r of records) {
-    if (isInfraOutcome(r.outcome)) continue;
-    const t = byType.get(typeOf(r)) ?? { ok: 0, n: 0 };
-    t.n++;
-    if (r.outcome === 'success') t.ok++;
-    byType.set(typeOf(r), t);
-  }
-  const familyTable = new Table({ head: ['type / family', 'success', 'rate'], style: { head: [] } });
-  for (const [type, t] of [...byType.entries()].sort(([a], [b]) => a.localeCompare(b))) familyTable.push([type || '-', `${t.ok}/${t.n}`, `${((t.ok / t.n) * 100).toFixed(1)}%`]);
+  const familyTable = new Table({ head: ['type / family', 'success', 'rate', 'mean reward'], style: { head: [] } });
+  for (const f of summarizeFamilies(records)) familyTable.push([f.family || '-', `${f.successes}/${f.scored}`, `${(f.successRate * 100).toFixed(1)}%`, f.meanReward.toFixed(3)]);
   const outcomes = Object.entries(summary.byOutcome)
     .filter(([, n]) => n > 0)
     .map(([o, n]) => `${o} ${n}`)
@@ -41,10 +34,6 @@ export function renderRunSummary(records: readonly EpisodeRecord[], summary: Run
   return lines.join('\n');
 }
 
-/** The task's family (ALFWorld) or type (DBBench), as its environment recorded it. */
-function typeOf(r: EpisodeRecord): string {
-  return String(r.detail.family ?? r.detail.type ?? '');
-}
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;

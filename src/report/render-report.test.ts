@@ -232,4 +232,34 @@ describe('renderReport (plain run)', () => {
     for (const id of ['summary', 'charts', 'tasks', 'hooks', 'episodes']) expect(section(page, id)).toContain('SIMULATED TARGET');
     expectNoInjectedMarkup(page);
   });
+
+  it('has a per-family table when tasks have families: success, rate and mean reward, infrastructure failures left out', async () => {
+    const withFamily = (r: EpisodeRecord, family: string): EpisodeRecord => ({ ...r, task: { ...r.task, bench: 'alfworld' }, detail: { family } });
+    const records = [withFamily(episode(0, 1), 'pick_and_place'), withFamily(episode(1, 0), 'pick_and_place'), withFamily(episode(2, 1), 'look_at_obj'), withFamily(episode(3, 0, { outcome: 'env_error' }), 'look_at_obj')];
+    const artifacts: RunArtifacts = { kind: 'run', name: 'families', run: storedRun('.', true, records), warnings: [] };
+    const page = renderReport(artifacts, await renderReportCharts(artifacts));
+    expect(section(page, 'families')).toContain('SIMULATED TARGET');
+    const rows = [...page.matchAll(/<tr data-family="([^"]*)">(.*?)<\/tr>/gs)].map((m) => [m[1], (m[2] ?? '').replace(/<[^>]+>/g, '|').replace(/\|+/g, '|')]);
+    expect(rows).toEqual([
+      ['look_at_obj', '|look_at_obj|1/1|100.0%|1.000|'],
+      ['pick_and_place', '|pick_and_place|1/2|50.0%|0.500|'],
+    ]);
+    expect(page).toContain('<a href="#families">Per family</a>');
+  });
+
+  it('has no per-family table when no task has a family (WebShop goals)', async () => {
+    const records = [episode(0, 1), episode(1, 0)].map((r) => ({ ...r, detail: {} }));
+    const artifacts: RunArtifacts = { kind: 'run', name: 'none', run: storedRun('.', true, records), warnings: [] };
+    expect(renderReport(artifacts, await renderReportCharts(artifacts))).not.toContain('<section id="families">');
+  });
+});
+
+describe('renderReport (improve run, per family)', () => {
+  it('counts passes before and after and the flips per family over the compared tasks', async () => {
+    const artifacts = improveArtifacts(true, true);
+    const page = renderReport(artifacts, await renderReportCharts(artifacts));
+    expect(section(page, 'families')).toContain('SYMBOLIC ENGINEER');
+    const row = /<tr data-family="counting">(.*?)<\/tr>/s.exec(page)?.[1] ?? '';
+    expect(row.replace(/<[^>]+>/g, '|').replace(/\|+/g, '|')).toBe('|counting|4|2/4 (50.0%)|3/4 (75.0%)|2|1|');
+  });
 });

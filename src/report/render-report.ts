@@ -1,9 +1,10 @@
 import type { EpisodeRecord } from '../episode/index.js';
 import { canonicalJson } from '../evaluation/improve/rerun-cache-key.js';
+import { familyOf, hasFamilies, summarizeFamilies } from '../evaluation/summarize-families.js';
 import { summarizeRun } from '../evaluation/summarize-run.js';
 import type { ReportChart } from './charts.js';
 import { describeStatus } from './describe-status.js';
-import { formatPassCount, formatPoints, formatReward, formatSigned } from './format-numbers.js';
+import { formatPassCount, formatPercent, formatPoints, formatReward, formatSigned } from './format-numbers.js';
 import { html, slug, trustedHtml, type HtmlValue, type SafeHtml } from './html.js';
 import type { RunArtifacts } from './load-run-artifacts.js';
 import { describeProvenance, type Provenance } from './provenance.js';
@@ -81,6 +82,38 @@ function renderTaskTable(rows: readonly TaskRow[], badges: Badges): SafeHtml {
   )}</tbody></table></section>`;
 }
 
+/** Plain run: success and mean reward per task family (ALFWorld) or type (DBBench). */
+function renderFamilies(records: readonly EpisodeRecord[], badges: Badges): SafeHtml {
+  const families = summarizeFamilies(records);
+  if (!hasFamilies(families)) return html``;
+  return html`<section id="families"><h2>Per family ${badges.target}</h2>
+<table class="families"><caption>Scored episodes only: infrastructure failures are left out of every rate.</caption>
+<thead><tr><th>family / type</th><th class="num">success</th><th class="num">rate</th><th class="num">mean reward</th></tr></thead>
+<tbody>${families.map((f) => html`<tr data-family="${f.family}"><td>${f.family || '—'}</td><td class="num">${f.successes}/${f.scored}</td><td class="num">${formatPercent(f.successRate)}</td><td class="num">${f.meanReward.toFixed(3)}</td></tr>`)}</tbody></table></section>`;
+}
+
+/** Improve run: per family, passes before and after the patches and the flips, over the tasks that were compared. */
+function renderFamilyChanges(rows: readonly TaskRow[], badges: Badges): SafeHtml {
+  const compared = rows.filter((r) => r.change === 'rescued' || r.change === 'regressed' || r.change === 'still_pass' || r.change === 'still_fail');
+  if (!compared.some((r) => r.type !== null)) return html``;
+  const groups = new Map<string, { tasks: number; before: number; after: number; rescued: number; regressed: number }>();
+  for (const r of compared) {
+    const key = r.type ?? '';
+    const g = groups.get(key) ?? { tasks: 0, before: 0, after: 0, rescued: 0, regressed: 0 };
+    g.tasks++;
+    if (r.change === 'still_pass' || r.change === 'regressed') g.before++;
+    if (r.change === 'still_pass' || r.change === 'rescued') g.after++;
+    if (r.change === 'rescued') g.rescued++;
+    if (r.change === 'regressed') g.regressed++;
+    groups.set(key, g);
+  }
+  const ordered = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return html`<section id="families"><h2>Per family ${badges.both}</h2>
+<table class="families"><caption>Tasks whose baseline and patched episodes were both scored, by task family (ALFWorld) or type (DBBench).</caption>
+<thead><tr><th>family / type</th><th class="num">tasks</th><th class="num">baseline</th><th class="num">patched</th><th class="num">rescued</th><th class="num">regressed</th></tr></thead>
+<tbody>${ordered.map(([family, g]) => html`<tr data-family="${family}"><td>${family || '—'}</td><td class="num">${g.tasks}</td><td class="num">${formatPassCount(g.before, g.tasks)}</td><td class="num">${formatPassCount(g.after, g.tasks)}</td><td class="num pos">${g.rescued}</td><td class="num neg">${g.regressed}</td></tr>`)}</tbody></table></section>`;
+}
+
 function renderFlips(rows: readonly TaskRow[], badges: Badges): SafeHtml {
   const list = (change: 'rescued' | 'regressed') => {
     const flips = rows.filter((r) => r.change === change);
@@ -152,6 +185,7 @@ ${renderCharts(charts, badges)}
     const tasks = Object.keys(r.baseline.rewards).length;
     return html`<tr data-batch="${b.tag}"><td><a href="#patch-${slug(b.tag)}">${b.tag}</a></td><td class="num">${tasks}${r.excludedTasks.length > 0 ? html` <span class="muted">(+${r.excludedTasks.length} excl.)</span>` : ''}</td><td class="num">${r.baseline.pass}</td><td class="num">${r.patched ? r.patched.pass : '—'}</td><td class="num ${raw ? tone(raw.deltaPassRate) : ''}">${raw ? formatPoints(raw.deltaPassRate) : '—'}</td><td class="num ${tone(r.reward.score)}">${formatSigned(r.reward.score)}</td><td>${raw && raw.rescued.length > 0 ? raw.rescued.map((i, k) => html`${k > 0 ? ' ' : ''}<a href="#${taskAnchor(i)}">${i}</a>`) : '—'}</td><td>${raw && raw.regressed.length > 0 ? raw.regressed.map((i, k) => html`${k > 0 ? ' ' : ''}<a href="#${taskAnchor(i)}">${i}</a>`) : '—'}</td><td><span class="status ${r.status}" title="${describeStatus(r.status)}">${r.status}</span></td><td class="num">${Object.values(r.hookEffects).reduce((x, y) => x + y, 0)}</td><td class="num">${r.hookFaults}</td></tr>`;
   })}</tbody></table></section>
+${renderFamilyChanges(rows, badges)}
 ${renderFlips(rows, badges)}
 ${renderTaskTable(rows, badges)}
 <section id="patches"><h2>Patches and validation verdicts ${badges.engineer}</h2>
@@ -178,9 +212,10 @@ ${card('Hook faults', String(s.hookFaults), 'hook-faults', s.hookFaults > 0 ? 'n
 <p>Target: <code>${p.targetLabel}</code> ${badges.target}. Patch: ${m.patch ? html`<code>${m.patch.file.split(/[\\/]/).pop() ?? ''}</code> (sha256 <code>${m.patch.sha256.slice(0, 12)}</code>)` : 'none (no-harness baseline)'}. Infrastructure failures are reported apart and never counted as target failures.</p>
 </section>
 ${renderCharts(charts, badges)}
+${renderFamilies(records, badges)}
 <section id="tasks"><h2>Per task ${badges.target}</h2>
 <table class="tasks"><thead><tr><th class="num">task</th><th>type</th><th>outcome</th><th class="num">reward</th><th class="num">rounds</th><th>hooks fired</th></tr></thead>
-<tbody>${records.map((r) => html`<tr data-task="${r.task.index}"><td class="num"><a href="#${taskAnchor(r.task.index)}">${r.task.index}</a></td><td>${typeof r.detail.type === 'string' ? r.detail.type : ''}</td><td><code>${r.outcome}</code></td><td class="num">${formatReward(r.reward)}</td><td class="num">${r.rounds}</td><td>${renderHookFirings(r)}</td></tr>`)}</tbody></table></section>
+<tbody>${records.map((r) => html`<tr data-task="${r.task.index}"><td class="num"><a href="#${taskAnchor(r.task.index)}">${r.task.index}</a></td><td>${familyOf(r)}</td><td><code>${r.outcome}</code></td><td class="num">${formatReward(r.reward)}</td><td class="num">${r.rounds}</td><td>${renderHookFirings(r)}</td></tr>`)}</tbody></table></section>
 <section id="hooks"><h2>Hooks fired ${badges.target}</h2>
 ${effects.length === 0 && s.hookFaults === 0 ? html`<p class="muted">No hook fired in this run.</p>` : html`<table><thead><tr><th>hook:effect</th><th class="num">times</th></tr></thead><tbody>${effects.map(([k, n]) => html`<tr><td><code>${k}</code></td><td class="num">${n}</td></tr>`)}</tbody></table><p>Hook faults: ${s.hookFaults}.</p>`}
 </section>
@@ -202,8 +237,8 @@ export function renderReport(artifacts: RunArtifacts, charts: readonly ReportCha
     ? `improve run ${artifacts.name}: ${artifacts.summary.totals.batches} batch(es), ${artifacts.summary.totals.tasks} scored task(s)`
     : `run ${artifacts.name} (${artifacts.run.manifest.runId})`;
   const sections = improve
-    ? [['summary', 'Summary'], ['charts', 'Charts'], ['batches', 'Per batch'], ['flips', 'Flips'], ['tasks', 'Per task'], ['patches', 'Patches'], ['episodes', 'Episodes']]
-    : [['summary', 'Summary'], ['charts', 'Charts'], ['tasks', 'Per task'], ['hooks', 'Hooks fired'], ['episodes', 'Episodes']];
+    ? [['summary', 'Summary'], ['charts', 'Charts'], ['batches', 'Per batch'], ['families', 'Per family'], ['flips', 'Flips'], ['tasks', 'Per task'], ['patches', 'Patches'], ['episodes', 'Episodes']]
+    : [['summary', 'Summary'], ['charts', 'Charts'], ['families', 'Per family'], ['tasks', 'Per task'], ['hooks', 'Hooks fired'], ['episodes', 'Episodes']];
   const body = improve ? renderImprove(artifacts, p, badges, charts) : renderPlainRun(artifacts, p, badges, charts);
   const page = html`<!doctype html>
 <html lang="en">

@@ -1,4 +1,5 @@
 import { isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
+import { familyOf } from '../evaluation/summarize-families.js';
 import type { BatchArtifacts, RunArtifacts } from './load-run-artifacts.js';
 
 /** What happened to one task between the baseline and the patched rerun. */
@@ -21,7 +22,7 @@ export type TaskChange =
 export interface TaskRow {
   index: number;
   batchTag: string | null;
-  /** The task's type from the grader detail (DBBench: `counting`, `ranking`, …), when recorded. */
+  /** The task's family or type (ALFWorld `pick_and_place`, DBBench `counting`, …), when recorded. */
   type: string | null;
   baseline: EpisodeRecord | null;
   patched: EpisodeRecord | null;
@@ -48,8 +49,8 @@ export function summarizeHookFirings(record: EpisodeRecord): HookFiring[] {
 }
 
 function taskType(record: EpisodeRecord | null): string | null {
-  const type = record?.detail.type;
-  return typeof type === 'string' ? type : null;
+  const family = record ? familyOf(record) : '';
+  return family === '' ? null : family;
 }
 
 function batchThreshold(batch: BatchArtifacts): number {
