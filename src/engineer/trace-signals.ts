@@ -7,6 +7,7 @@
 import type { ChatMessage } from '../episode/index.js';
 import type { EpisodeEvidence } from './episode-evidence.js';
 import { collapseWhitespace } from './packet-text.js';
+import { parseAlfworldTextAction, parseWebShopTextAction, type TextActionParser } from './text-actions.js';
 
 /** How many repeated values a signal line lists at most. */
 export const MAX_REPEATED_LISTED = 3;
@@ -47,21 +48,6 @@ interface Call {
   name: string;
   value: string;
 }
-
-/** Reads the action out of a text-protocol turn as the tool call the FC protocol would have made. */
-type TextActionParser = (text: string) => Call | undefined;
-
-/** ALFWorld v0.2: the rest of the line after `ACTION:`. */
-const alfworldTextAction: TextActionParser = (text) => {
-  const match = /ACTION:(.*)/.exec(text);
-  return match ? { name: 'take_action', value: normalizeValue(match[1] ?? '') } : undefined;
-};
-
-/** WebShop v0.2: `Action: search[…]` or `Action: click[…]`. */
-const webShopTextAction: TextActionParser = (text) => {
-  const match = /[Aa]ction: *\n* *((search|click)\[(.+?)\])/.exec(text);
-  return match ? { name: `${match[2] ?? ''}_action`, value: normalizeValue(match[3] ?? '') } : undefined;
-};
 
 /** True for a text-protocol episode (it records a preamble instead of a system message). */
 export function isTextProtocol(episode: EpisodeEvidence): boolean {
@@ -119,7 +105,7 @@ export function reachedTaskLimit(episode: EpisodeEvidence): boolean {
 
 /** WebShop: actions by kind, text-only turns, repeated searches (else clicks, else any action), task limit. */
 export function webShopSignalLines(episode: EpisodeEvidence): string[] {
-  const { calls, textOnlyTurns } = callsOf(episode, webShopTextAction);
+  const { calls, textOnlyTurns } = callsOf(episode, parseWebShopTextAction);
   const searches = calls.filter((c) => c.name === 'search_action');
   const clicks = calls.filter((c) => c.name === 'click_action');
   const buyNow = clicks.filter((c) => c.value === 'buy now').length;
@@ -147,7 +133,7 @@ function observationKey(text: string): string {
 
 /** ALFWorld: actions, "nothing happens", text-only turns, repeated actions and observations, task limit. */
 export function alfworldSignalLines(episode: EpisodeEvidence): string[] {
-  const { calls, textOnlyTurns } = callsOf(episode, alfworldTextAction);
+  const { calls, textOnlyTurns } = callsOf(episode, parseAlfworldTextAction);
   const takeActions = calls.filter((c) => c.name === 'take_action');
   const observations = observationsOf(episode);
   const nothingHappens = observations.filter((o) => o.toLowerCase().includes('nothing happens')).length;

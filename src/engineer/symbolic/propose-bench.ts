@@ -1,4 +1,5 @@
 import type { EngineerInput, EngineerResult } from '../engineer.js';
+import { asToolCallView, parseAlfworldTextAction, parseWebShopTextAction } from '../text-actions.js';
 import { ALFWORLD_SIGNATURE_IDS, detectAlfworldSignatures } from './alfworld-signatures.js';
 import { composeAlfworldPatch } from './alfworld-templates.js';
 import { tallyBench, type BenchTally } from './bench-tally.js';
@@ -31,13 +32,13 @@ export function proposeForBench(
   let kept: string[];
   let composed: { patch: unknown; templates: string[] };
   if (input.bench === 'webshop') {
-    const tally = tallyBench(input.episodes, input.passThreshold, WEBSHOP_SIGNATURE_IDS, detectWebShopSignatures, thresholds);
+    const tally = tallyBench(input.episodes, input.passThreshold, WEBSHOP_SIGNATURE_IDS, (r) => detectWebShopSignatures(asToolCallView(r, parseWebShopTextAction)), thresholds);
     const ids = tally.signatures.filter((s) => s.kept).map((s) => s.id);
     notes = notesOf(tally, thresholds);
     kept = ids;
     composed = composeWebShopPatch(ids);
   } else {
-    const tally = tallyBench(input.episodes, input.passThreshold, ALFWORLD_SIGNATURE_IDS, detectAlfworldSignatures, thresholds);
+    const tally = tallyBench(input.episodes, input.passThreshold, ALFWORLD_SIGNATURE_IDS, (r) => detectAlfworldSignatures(asToolCallView(r, parseAlfworldTextAction)), thresholds);
     const ids = tally.signatures.filter((s) => s.kept).map((s) => s.id);
     notes = notesOf(tally, thresholds);
     kept = ids;
