@@ -28,6 +28,11 @@ export function pyRStrip(text: string): string {
   return text.replace(PY_TRAILING_WHITESPACE, '');
 }
 
+/** Python `s.split()` with no argument: the non-empty runs between whitespace. */
+export function pySplit(text: string): string[] {
+  return text.split(PY_WHITESPACE_RUN).filter((t) => t !== '');
+}
+
 /** Python `" ".join(s.split())`: whitespace runs become one space, ends trimmed. */
 export function pyCollapseWhitespace(text: string): string {
   return pyStrip(text).replace(PY_WHITESPACE_RUN, ' ');

@@ -1,12 +1,14 @@
 import type { EpisodeRecord } from '../episode/index.js';
-import { EPISODE_RECORD_VERSION, InternalError } from '../episode/index.js';
+import { EPISODE_RECORD_VERSION } from '../episode/index.js';
 import type { EnvironmentEpisode } from '../environments/environment.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest } from '../models/chat-model.js';
 import { InfraError, LoopContext, errorText, outcomeOfInfraError, type Ending } from './episode-loop.js';
 import { playAlfworld } from './loops/alfworld-loop.js';
+import { playAlfworldText } from './loops/alfworld-text-loop.js';
 import { playDbBench } from './loops/dbbench-loop.js';
 import { playWebShop } from './loops/webshop-loop.js';
+import { playWebShopText } from './loops/webshop-text-loop.js';
 
 export interface RunEpisodeOptions {
   model: ChatModel;
@@ -28,13 +30,9 @@ const LOOPS: Record<EnvironmentEpisode['rules']['loop'], (loop: LoopContext) => 
   dbbench: playDbBench,
   webshop: playWebShop,
   alfworld: playAlfworld,
-  'alfworld-text': notYet,
-  'webshop-text': notYet,
+  'alfworld-text': playAlfworldText,
+  'webshop-text': playWebShopText,
 };
-
-function notYet(loop: LoopContext): Promise<Ending> {
-  return Promise.reject(new InternalError({ message: `No loop plays '${loop.episode.rules.loop}' yet.` }));
-}
 
 /**
  * Plays one task with its benchmark's loop and returns the record. Expected failures end as an Outcome;
@@ -65,6 +63,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<RunEpisode
     steps: s.steps,
     hookTrace: s.hookTrace,
     messages: s.messages,
+    ...(s.preamble > 0 ? { preamble: s.preamble } : {}),
     usage: s.usage,
   };
   return { record, timing: { modelMs: s.modelMs, totalMs: performance.now() - started } };

@@ -120,7 +120,7 @@ export function registerImproveCommand(program: Command): void {
     .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 4)
     .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed (default runs/improve-<bench>-<split>-<time>)')
     .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (default: delta_average_reward for webshop, delta_pass_rate otherwise)`)
-    .option('--max-rounds <n>', 'rounds per episode (default 20)', (v) => Number(v))
+    .option('--max-rounds <n>', 'rounds per episode (default: dbbench 20, alfworld 50 steps (v0.2: 35), webshop 20 (v0.2: 10))', (v) => Number(v))
     .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
     .option('--grading <rule>', 'dbbench query grading: fc (default) or v0.2')
     .option('--wording <w>', 'alfworld: 2.1.1 (default) or 2.1.2')

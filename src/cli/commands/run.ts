@@ -155,7 +155,7 @@ export function registerRunCommand(program: Command): void {
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)', (v) => Number(v))
     .option('--backend <name>', 'dbbench database: sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
-    .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps; webshop 20)', (v) => Number(v))
+    .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps, 35 with --protocol v0.2; webshop 20, 10 with --protocol v0.2)', (v) => Number(v))
     .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
     .option('--grading <rule>', 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)')
     .option('--wording <w>', "alfworld: 2.1.1 ('put X in/on Y', default) or 2.1.2 ('move X to Y')")

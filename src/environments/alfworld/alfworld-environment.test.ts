@@ -34,11 +34,31 @@ describe('the ALFWorld environment', () => {
     expect(withToolHints(protocol.tools, ['A.', 'B.'])[0]!.description).toBe('Take an action. A. B.');
   });
 
-  it('process_action normalizes case, spacing, a final period and put X in Y', () => {
+  it('process_action: cleaning, put X in Y, then the nearest admissible command by BLEU', () => {
     const admissible = ['go to desk 1', 'put mug 1 in/on desk 1'];
     expect(processAlfworldAction('  Go To  Desk 1. ', admissible)).toBe('go to desk 1');
     expect(processAlfworldAction('put mug 1 on desk 1', admissible)).toBe('put mug 1 in/on desk 1');
     expect(processAlfworldAction('Fly', admissible)).toBe('fly');
+    expect(processAlfworldAction('go to the desk 1\nthen put the mug', admissible)).toBe('go to desk 1');
+    expect(processAlfworldAction('put the mug in the desk', admissible)).toBe('put mug 1 in/on desk 1');
+    // The put in/on rewrite wins over BLEU when it gives an admissible command.
+    const two = ['put mug 1 in/on desk 1', 'put mug 1 in/on desk 2'];
+    expect(processAlfworldAction('put mug 1 onto desk 2', two)).toBe('put mug 1 in/on desk 2');
+    // Without a shared word the text stays as it is (the game says "Nothing happens.").
+    expect(processAlfworldAction('  Head over THERE ', admissible)).toBe('head over there');
+  });
+
+  it('opens v0.2 text episodes: loop alfworld-text, no tools, 35 steps', async () => {
+    const env = createAlfworldEnvironment({ dataDir, split: 'dev', protocol: 'v0.2' });
+    const ep = await env.openEpisode(0);
+    expect(ep.rules.loop).toBe('alfworld-text');
+    expect(ep.tools).toEqual([]);
+    expect(ep.maxRounds).toBe(35);
+    expect(ep.hasTool('take_action')).toBe(false);
+    expect((await createAlfworldEnvironment({ dataDir, split: 'dev', protocol: 'v0.2', maxSteps: 50 }).openEpisode(0)).maxRounds).toBe(50);
+    expect(() => createAlfworldEnvironment({ dataDir, split: 'dev', protocol: 'v0.2', maxSteps: 0 })).toThrow(ConfigError);
+    const fcEpisode = await createAlfworldEnvironment({ dataDir, split: 'dev' }).openEpisode(0);
+    expect(() => (fcEpisode as unknown as { openingMessages(i: object): unknown }).openingMessages({ skills: [], toolHints: [] })).toThrow(ConfigError);
   });
 
   it('parses target and destination types from the goal', () => {

@@ -1,23 +1,31 @@
-import type { TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
-import { ConfigError } from '../../episode/index.js';
+import type { ChatMessage, TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
+import { ConfigError, userMessage } from '../../episode/index.js';
 import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
 import { createAlfworldGame, type AlfworldGame } from './alfworld-engine.js';
+import { cleanActionText, mapToAdmissible } from './bleu.js';
 import { AlfworldEpisodeState, buildAlfworldHookContext } from './alfworld-hook-context.js';
 import {
   ALFWORLD_BAD_CALL_REPLY,
   ALFWORLD_DEFAULT_MAX_STEPS,
+  ALFWORLD_TEXT_DEFAULT_MAX_STEPS,
   ALFWORLD_TEXT_ONLY_NUDGE,
+  alfworldOneShot,
   buildAlfworldFirstUserMessage,
+  buildAlfworldTextInstruction,
+  buildAlfworldTextObservation,
+  loadAlfworldTextProtocol,
   buildAlfworldSystemPrompt,
   buildAlfworldToolResult,
   loadAlfworldProtocol,
   withToolHints,
   type AlfworldProtocol,
+  type AlfworldTextProtocol,
 } from './alfworld-prompts.js';
 import { loadAlfworldGames, type AlfworldGameRecord } from './load-games.js';
 import { loadAlfworldLogic, type AlfworldLogicSet, type AlfworldWording } from './load-logic.js';
 import { agentBenchInitialObservation, stripArrivalPrefix } from './render-observation.js';
 import { loadAlfworldSplit } from './splits.js';
+import { ALFWORLD_PROMPT_KEY_OF } from './task-families.js';
 
 export interface AlfworldEnvironmentOptions {
   /** The data folder holding `alfworld/` and `agentbench_prompts.json`. */
@@ -26,26 +34,30 @@ export interface AlfworldEnvironmentOptions {
   split: string;
   /** Default `2.1.1`, what AgentBench's agents saw. */
   wording?: AlfworldWording;
-  /** Steps per episode; default 50 (Harness-R1's `max_step`). */
+  /** Steps per episode; default 50 for fc (Harness-R1's `max_step`), 35 for v0.2 (AgentBench v0.2's). */
   maxSteps?: number;
   /** fc (default, the take_action tool) or v0.2 (text, one-shot). */
   protocol?: TargetProtocol;
 }
 
 const ALFWORLD_RULES: EffectRules = { loop: 'alfworld' };
+const ALFWORLD_TEXT_RULES: EffectRules = { loop: 'alfworld-text' };
 
 /**
- * ALFWorld over the in-process engine, played with AgentBench's function-calling protocol. Task `index`
- * is the position among the split's shipped games (split order); `info` records the game id and family.
+ * ALFWorld over the in-process engine, played with AgentBench's function-calling protocol (`fc`, loop
+ * `alfworld`) or its v0.2 text protocol (`v0.2`, loop `alfworld-text`, no tools). Task `index` is the
+ * position among the split's shipped games (split order); `info` records the game id and family.
  */
 export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): Environment {
-  if ((options.protocol ?? 'fc') !== 'fc') throw new ConfigError({ message: 'The alfworld v0.2 text protocol is not available yet.', field: 'protocol', allowed: ['fc'] });
+  const mode = options.protocol ?? 'fc';
+  if (mode !== 'fc' && mode !== 'v0.2') throw new ConfigError({ message: `Unknown alfworld protocol '${String(mode)}'.`, field: 'protocol', allowed: ['fc', 'v0.2'] });
   const games = loadAlfworldGames(options.dataDir);
   const split = loadAlfworldSplit(options.dataDir, options.split, games);
   const logic = loadAlfworldLogic(options.dataDir);
   const protocol = loadAlfworldProtocol(options.dataDir);
+  const text = mode === 'v0.2' ? loadAlfworldTextProtocol(options.dataDir) : undefined;
   const wording = options.wording ?? '2.1.1';
-  const maxSteps = options.maxSteps ?? ALFWORLD_DEFAULT_MAX_STEPS;
+  const maxSteps = options.maxSteps ?? (text ? ALFWORLD_TEXT_DEFAULT_MAX_STEPS : ALFWORLD_DEFAULT_MAX_STEPS);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new ConfigError({ message: `maxSteps must be a positive integer, got ${maxSteps}.`, field: 'maxSteps' });
   }
@@ -59,33 +71,38 @@ export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): 
         return Promise.reject(new ConfigError({ message: `Task index ${index} is outside the split (0..${split.available.length - 1}).`, field: 'tasks' }));
       }
       const task: TaskRef = { bench: 'alfworld', split: options.split, index };
-      return Promise.resolve(new AlfworldEpisode(task, item.game, item.entry.family, { wording, logic }, protocol, maxSteps));
+      return Promise.resolve(new AlfworldEpisode(task, item.game, item.entry.family, { wording, logic }, protocol, maxSteps, text));
     },
     close: () => Promise.resolve(),
   };
 }
 
-/** process_action: trims, lower-cases and collapses whitespace; `put X in Y` / `put X on Y` become `put X in/on Y` when that is admissible. */
+/**
+ * process_action (both protocols): AgentBench's cleaning (strip, lower-case, first line); an admissible text is
+ * kept; then, as a harness addition, `put X in Y` / `put X on Y` becomes `put X in/on Y` when that is
+ * admissible; then the nearest admissible command by NLTK-3.8 sentence BLEU (method 4) when its score is above
+ * 0.01; otherwise the cleaned text, which the game answers with "Nothing happens.".
+ */
 export function processAlfworldAction(output: string, admissible: readonly string[]): string {
-  let text = output.trim().replace(/\s+/g, ' ').toLowerCase();
-  text = text.replace(/^action:\s*/, '').replace(/[.!]+$/, '');
+  const text = cleanActionText(output);
   if (admissible.includes(text)) return text;
-  const put = /^put (.+?) (?:in|on|in\/on|into|onto) (.+)$/.exec(text);
+  const put = /^put (.+?) (?:in|on|in\/on|into|onto) (.+)$/.exec(text.trim().replace(/\s+/g, ' ').replace(/[.!]+$/, ''));
   if (put) {
     const candidate = `put ${put[1]} in/on ${put[2]}`;
     if (admissible.includes(candidate)) return candidate;
   }
-  return text;
+  return mapToAdmissible(text, admissible).action;
 }
 
 class AlfworldEpisode implements EnvironmentEpisode {
-  readonly rules = ALFWORLD_RULES;
+  readonly rules: EffectRules;
   readonly info: Record<string, unknown>;
   private currentTools: ToolSpec[];
   private readonly game: AlfworldGame;
   private readonly state: AlfworldEpisodeState;
   private readonly initialObservation: string;
   private readonly initialAdmissible: string[];
+  private readonly oneShotKey: string;
 
   constructor(
     readonly task: TaskRef,
@@ -94,12 +111,16 @@ class AlfworldEpisode implements EnvironmentEpisode {
     options: { wording: AlfworldWording; logic: AlfworldLogicSet },
     private readonly protocol: AlfworldProtocol,
     readonly maxRounds: number,
+    /** The v0.2 texts when the episode plays the text protocol. */
+    private readonly text?: AlfworldTextProtocol,
   ) {
+    this.rules = text ? ALFWORLD_TEXT_RULES : ALFWORLD_RULES;
     this.game = createAlfworldGame(record, options);
     const reset = this.game.reset();
     this.initialObservation = agentBenchInitialObservation(reset.observation);
     this.initialAdmissible = reset.admissible;
-    this.currentTools = [...protocol.tools];
+    this.oneShotKey = ALFWORLD_PROMPT_KEY_OF[record.taskType];
+    this.currentTools = text ? [] : [...protocol.tools];
     this.info = { gameId: record.id, family, taskType: record.taskType };
     this.state = new AlfworldEpisodeState(record.taskType, record.goal, this.initialObservation, reset.admissible);
   }
@@ -109,8 +130,20 @@ class AlfworldEpisode implements EnvironmentEpisode {
   }
 
   systemPrompt(init: { skills: string[]; toolHints: string[] }): string {
+    if (this.text) return buildAlfworldTextInstruction(this.text.instruction, init.skills, init.toolHints);
     this.currentTools = withToolHints(this.protocol.tools, init.toolHints);
     return buildAlfworldSystemPrompt(this.protocol.systemPrompt, init.skills);
+  }
+
+  /**
+   * The v0.2 opening, as AgentBench assembles it: the instruction (with on_init tips and action hint), the
+   * agent's "OK. I'll follow…", the family's one-shot turns (user first, "Here is one example." in front),
+   * then the task message. Only for the text protocol.
+   */
+  openingMessages(init: { skills: string[]; toolHints: string[] }): ChatMessage[] {
+    if (!this.text) throw new ConfigError({ message: 'openingMessages is for the v0.2 text protocol.', field: 'protocol' });
+    const shot = alfworldOneShot(this.text, this.oneShotKey).map((content, i): ChatMessage => (i % 2 === 0 ? userMessage(content) : { role: 'assistant', content }));
+    return [userMessage(this.systemPrompt(init)), { role: 'assistant', content: this.text.agentReply }, ...shot, userMessage(this.firstUserMessage())];
   }
 
   firstUserMessage(): string {
@@ -136,7 +169,8 @@ class AlfworldEpisode implements EnvironmentEpisode {
     const result = this.game.step(action);
     const observation = stripArrivalPrefix(result.observation);
     this.state.update(action, observation, result.admissible);
-    return Promise.resolve({ content: buildAlfworldToolResult(observation, result.admissible), observation, won: result.won });
+    const content = this.text ? buildAlfworldTextObservation(observation, result.admissible) : buildAlfworldToolResult(observation, result.admissible);
+    return Promise.resolve({ content, observation, won: result.won });
   }
 
   parseCall(call: ToolCall): ParsedCall | undefined {
@@ -144,9 +178,9 @@ class AlfworldEpisode implements EnvironmentEpisode {
   }
 
 
-  /** The reference reads the first argument of the first call whatever the tool's name. */
+  /** The reference reads the first argument of the first call whatever the tool's name (no tools in v0.2). */
   hasTool(): boolean {
-    return true;
+    return !this.text;
   }
 
   async act(call: ParsedCall): Promise<ActResult> {

@@ -76,3 +76,83 @@ export function buildAlfworldFirstUserMessage(observation: string, admissible: r
 export function buildAlfworldToolResult(observation: string, admissible: readonly string[]): string {
   return `${observation}${ALFWORLD_AVAILABLE_ACTIONS}${admissible.join('\n')}`;
 }
+
+/**
+ * The ALFWorld v0.2 text protocol (benchmarks.md §3.6): the instruction and the agent's reply come from
+ * `<dataDir>/agentbench_prompts.json` (entry `alfworld_v0.2`), the one-shot examples from
+ * `alfworld/prompts/alfworld_multiturn_plan_first.v0.2.json`, keyed by family (put, clean, heat, cool, puttwo,
+ * examine).
+ */
+export const ALFWORLD_TEXT_PROTOCOL_VERSION = 'alfworld-text-v0.2' as const;
+/** AgentBench v0.2's `max_step` for ALFWorld (configs/tasks/alfworld.yaml; the class default is 50). */
+export const ALFWORLD_TEXT_DEFAULT_MAX_STEPS = 35;
+/** Put in front of the first one-shot user turn. */
+export const ALFWORLD_ONE_SHOT_PREFIX = 'Here is one example.\n';
+export const ALFWORLD_ACTION_HINT_HEADER = 'Action hint:';
+export const ALFWORLD_ONE_SHOT_FILE = path.join('alfworld', 'prompts', 'alfworld_multiturn_plan_first.v0.2.json');
+
+export interface AlfworldTextProtocol {
+  instruction: string;
+  agentReply: string;
+  /** Alternating user/assistant turns per family key, starting with a user turn. */
+  oneShot: Readonly<Record<string, readonly string[]>>;
+}
+
+const textCache = new Map<string, AlfworldTextProtocol>();
+
+/** Reads the v0.2 instruction, the agent's first reply and the one-shot examples. */
+export function loadAlfworldTextProtocol(dataDir: string): AlfworldTextProtocol {
+  const cached = textCache.get(dataDir);
+  if (cached) return cached;
+  const file = path.join(dataDir, 'agentbench_prompts.json');
+  const shotFile = path.join(dataDir, ALFWORLD_ONE_SHOT_FILE);
+  let entry: { user_prompt_1?: unknown; agent_reply_1?: unknown };
+  let shots: unknown;
+  try {
+    entry = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, typeof entry>)['alfworld_v0.2'] ?? {};
+    shots = JSON.parse(readFileSync(shotFile, 'utf8'));
+  } catch (cause) {
+    throw new ConfigError({ message: `Cannot read the ALFWorld v0.2 prompts (${file}, ${shotFile}): ${(cause as Error).message}`, field: 'dataDir', cause });
+  }
+  if (typeof entry.user_prompt_1 !== 'string' || typeof entry.agent_reply_1 !== 'string') {
+    throw new ConfigError({ message: `${file} has no usable 'alfworld_v0.2' entry (user_prompt_1 and agent_reply_1).`, field: 'dataDir' });
+  }
+  const oneShot: Record<string, string[]> = {};
+  for (const [key, turns] of Object.entries((shots ?? {}) as Record<string, unknown>)) {
+    if (!Array.isArray(turns) || turns.length === 0 || turns.length % 2 !== 0 || !turns.every((t) => typeof t === 'string')) {
+      throw new ConfigError({ message: `${shotFile}: the '${key}' example must be a non-empty, even list of strings.`, field: 'dataDir' });
+    }
+    oneShot[key] = turns as string[];
+  }
+  const protocol = { instruction: entry.user_prompt_1, agentReply: entry.agent_reply_1, oneShot };
+  textCache.set(dataDir, protocol);
+  return protocol;
+}
+
+/**
+ * The first user message of the text protocol: the instruction, then (harness analogue of the FC hooks) the
+ * on_init skills as tips and the tool hints as an action hint, since there is no tool to describe.
+ */
+export function buildAlfworldTextInstruction(base: string, skills: readonly string[], toolHints: readonly string[]): string {
+  let text = base;
+  if (skills.length > 0) text += `${TIPS_HEADER}\n${skills.map((s) => `- ${s}`).join('\n')}\n\n`;
+  if (toolHints.length > 0) text += `${ALFWORLD_ACTION_HINT_HEADER} ${toolHints.join(' ')}\n\n`;
+  return text;
+}
+
+/** The one-shot turns for a family key, the first prefixed with "Here is one example.\n". */
+export function alfworldOneShot(protocol: AlfworldTextProtocol, key: string): string[] {
+  const turns = protocol.oneShot[key];
+  if (!turns) throw new ConfigError({ message: `No one-shot example for the ALFWorld family '${key}'.`, field: 'dataDir' });
+  return turns.map((t, i) => (i === 0 ? `${ALFWORLD_ONE_SHOT_PREFIX}${t}` : t));
+}
+
+/** A v0.2 observation message: the observation, the admissible commands one per line, and a final newline. */
+export function buildAlfworldTextObservation(observation: string, admissible: readonly string[]): string {
+  return `${buildAlfworldToolResult(observation, admissible)}\n`;
+}
+
+/** The reference's history reduction: everything from "AVAILABLE ACTIONS" on is cut from an answered message. */
+export function trimAvailableActions(content: string): string {
+  return content.split('AVAILABLE ACTIONS')[0] ?? content;
+}

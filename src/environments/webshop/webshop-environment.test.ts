@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { resolveDataDir } from '../../config/data-dir.js';
 import { parseRequirements } from './requirement-parser.js';
-import { createWebShopEnvironment, isWebShopEpisodeDriver, loadSharedWebShopEngine } from './webshop-environment.js';
+import { createWebShopEnvironment, isWebShopEpisodeDriver, isWebShopTextEpisodeDriver, loadSharedWebShopEngine } from './webshop-environment.js';
 import { detectPageType, matchOptionInList, parseAttributeOptions } from './webshop-hook-context.js';
 
 const dataDir = resolveDataDir();
@@ -92,5 +92,32 @@ describe.skipIf(!present)('WebShop environment', () => {
     episode.step('search[lwlw high waist yoga shorts]');
     const loop = episode.contextFor({ hook: 'make_pre_hint', round: 8, remaining: 13 });
     expect(loop).toMatchObject({ state: { duplicate_search_count: 2, back_to_search_count: 1 }, predicates: { search_loop_detected: true, duplicate_search_repeated: true } });
+  });
+});
+
+describe.skipIf(!present)('WebShop protocols', () => {
+  const engine = present ? loadSharedWebShopEngine(dataDir, 'synthetic') : undefined!;
+
+  it('opens FC episodes with tools and 20 rounds, v0.2 episodes with no tools, the text loop and 10 rounds', async () => {
+    const fc = await createWebShopEnvironment({ dataDir, goals: 'synthetic', engine }).openEpisode(0);
+    expect(fc.rules.loop).toBe('webshop');
+    expect(fc.maxRounds).toBe(20);
+    expect(fc.tools.map((t) => t.name)).toEqual(['search_action', 'click_action']);
+    expect(isWebShopTextEpisodeDriver(fc)).toBe(false);
+    const text = await createWebShopEnvironment({ dataDir, goals: 'synthetic', engine, protocol: 'v0.2' }).openEpisode(0);
+    expect(text.rules.loop).toBe('webshop-text');
+    expect(text.maxRounds).toBe(10);
+    expect(text.tools).toEqual([]);
+    expect(isWebShopTextEpisodeDriver(text)).toBe(true);
+    if (!isWebShopTextEpisodeDriver(text)) return;
+    text.applyToolHint('ignored');
+    expect(text.tools).toEqual([]);
+    expect(text.openingMessages({ skills: [], toolHints: [] }).map((m) => m.role)).toEqual(['user', 'assistant', ...Array.from({ length: 4 }, () => ['user', 'assistant']).flat()]);
+    expect(text.turnMessage()).toMatch(/^Observation:\nWebShop \[SEP\] Instruction: \[SEP\] .+ \[SEP\] Search\n\nAvailable Actions:\n\{'has_search_bar': True, 'clickables': \['search'\]\}$/);
+    const results = text.step('search[shorts]');
+    expect(results.done).toBe(false);
+    expect(text.turnMessage().startsWith(`Observation:\n${results.observation}\n\nAvailable Actions:\n{`)).toBe(true);
+    expect(text.turnMessage()).toMatch(/'has_search_bar': False, 'clickables': \['back to search', 'next >', /);
+    expect((await createWebShopEnvironment({ dataDir, goals: 'synthetic', engine, protocol: 'v0.2', maxRounds: 4 }).openEpisode(0)).maxRounds).toBe(4);
   });
 });

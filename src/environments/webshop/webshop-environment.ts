@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import type { TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
+import type { ChatMessage, TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
 import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
 import { createTaskManifestBuilder } from './identity-manifest.js';
@@ -20,6 +20,7 @@ import {
   WEBSHOP_TEXT_ONLY_NUDGE,
   type WebShopProtocol,
 } from './webshop-prompts.js';
+import { buildWebShopTextUserPrompt, loadWebShopTextProtocol, renderWebShopTextTurn, type WebShopTextProtocol } from './webshop-text-prompts.js';
 
 export interface WebShopEnvironmentOptions {
   /** The data folder holding `webshop/` and `agentbench_prompts.json` (see `resolveDataDir`), or the `webshop/` folder itself. */
@@ -28,7 +29,7 @@ export interface WebShopEnvironmentOptions {
   goals?: GoalMode;
   /** Goal shuffle seed (233 by default). */
   goalSeed?: number;
-  /** Rounds per episode; default 20 (protocol.md §7.1). */
+  /** Rounds per episode; default from the prompts file: 20 for fc (protocol.md §7.1), 10 for v0.2. */
   maxRounds?: number;
   /** fc (default, tools) or v0.2 (text). */
   protocol?: TargetProtocol;
@@ -37,6 +38,7 @@ export interface WebShopEnvironmentOptions {
 }
 
 const WEBSHOP_RULES: EffectRules = { loop: 'webshop' };
+const WEBSHOP_TEXT_RULES: EffectRules = { loop: 'webshop-text' };
 const TOOL_NAMES = new Set(['search_action', 'click_action']);
 
 /** The `webshop/` folder of a data folder (or the folder itself when it holds the catalogue). */
@@ -95,12 +97,29 @@ export function isWebShopEpisodeDriver(episode: EnvironmentEpisode): episode is 
   return (episode as Partial<WebShopEpisodeDriver>).webshop === true;
 }
 
+/**
+ * What the v0.2 text loop needs on top: the opening messages (the reference prompt with the on_init
+ * effects, "Ok.", the one-shot) and the per-turn user message for the current page. No tools are offered.
+ */
+export interface WebShopTextEpisodeDriver extends WebShopEpisodeDriver {
+  readonly webshopText: true;
+  openingMessages(init: { skills: string[]; toolHints: string[] }): ChatMessage[];
+  /** `Observation:\n<page>\n\nAvailable Actions:\n<dict>` for the current page. */
+  turnMessage(): string;
+}
+
+export function isWebShopTextEpisodeDriver(episode: EnvironmentEpisode): episode is WebShopTextEpisodeDriver {
+  return (episode as Partial<WebShopTextEpisodeDriver>).webshopText === true;
+}
+
 /** WebShop over the TypeScript engine: one session per episode, graded by the env's purchase reward. */
 export function createWebShopEnvironment(options: WebShopEnvironmentOptions): Environment {
-  if ((options.protocol ?? 'fc') !== 'fc') throw new ConfigError({ message: 'The webshop v0.2 text protocol is not available yet.', field: 'protocol', allowed: ['fc'] });
+  const mode = options.protocol ?? 'fc';
+  if (mode !== 'fc' && mode !== 'v0.2') throw new ConfigError({ message: `Unknown WebShop protocol '${String(mode)}'.`, field: 'protocol', allowed: ['fc', 'v0.2'] });
   const engine = options.engine ?? loadSharedWebShopEngine(options.dataDir, options.goals, options.goalSeed);
   const protocol = loadWebShopProtocol(options.dataDir);
-  const maxRounds = options.maxRounds ?? protocol.maxRounds;
+  const text = mode === 'v0.2' ? loadWebShopTextProtocol(options.dataDir) : undefined;
+  const maxRounds = options.maxRounds ?? (text ? text.maxRounds : protocol.maxRounds);
   if (!Number.isInteger(maxRounds) || maxRounds < 1) {
     throw new ConfigError({ message: `maxRounds must be a positive integer, got ${maxRounds}.`, field: 'maxRounds' });
   }
@@ -118,7 +137,9 @@ export function createWebShopEnvironment(options: WebShopEnvironmentOptions): En
       const session = createWebShopSession({ engine, sessionId: `episode-${index}` });
       const first = session.reset(index);
       const manifest = manifestOf(index);
-      return new WebShopEpisode({ bench: 'webshop', split, index }, session, first, protocol, maxRounds, { goalSeed: engine.goalSet.goalSeed, webshopTaskManifest: manifest });
+      const info = { goalSeed: engine.goalSet.goalSeed, webshopTaskManifest: manifest };
+      const task = { bench: 'webshop', split, index };
+      return text ? new WebShopTextEpisode(task, session, first, protocol, maxRounds, info, text) : new WebShopEpisode(task, session, first, protocol, maxRounds, info);
     },
     close: async () => {},
   };
@@ -126,10 +147,10 @@ export function createWebShopEnvironment(options: WebShopEnvironmentOptions): En
 
 class WebShopEpisode implements WebShopEpisodeDriver {
   readonly webshop = true as const;
-  readonly rules = WEBSHOP_RULES;
+  readonly rules: EffectRules = WEBSHOP_RULES;
   readonly info: Record<string, unknown>;
   private episodeTools: ToolSpec[];
-  private readonly state: WebShopEpisodeState;
+  protected readonly state: WebShopEpisodeState;
   private readonly initialObservation: string;
   private readonly initialActions: string;
 
@@ -247,5 +268,62 @@ class WebShopEpisode implements WebShopEpisodeDriver {
 
   close(): Promise<void> {
     return Promise.resolve();
+  }
+}
+
+/**
+ * A WebShop episode in the AgentBench v0.2 text protocol: the same session, page state and hook ctx as
+ * the FC episode, no tools, and the reference's opening and turn messages.
+ */
+class WebShopTextEpisode extends WebShopEpisode implements WebShopTextEpisodeDriver {
+  readonly webshopText = true as const;
+  override readonly rules: EffectRules = WEBSHOP_TEXT_RULES;
+
+  constructor(
+    task: TaskRef,
+    session: WebShopSession,
+    first: WebShopStepResult,
+    protocol: WebShopProtocol,
+    maxRounds: number,
+    info: Record<string, unknown>,
+    private readonly text: WebShopTextProtocol,
+  ) {
+    super(task, session, first, protocol, maxRounds, info);
+  }
+
+  override get tools(): ToolSpec[] {
+    return [];
+  }
+
+  /** The first user prompt (there is no system message in v0.2). */
+  override systemPrompt(init: { skills: string[]; toolHints: string[] }): string {
+    return buildWebShopTextUserPrompt(this.text.userPrompt, init.skills, init.toolHints);
+  }
+
+  override firstUserMessage(): string {
+    return this.turnMessage();
+  }
+
+  override initialMessage(): string {
+    return this.turnMessage();
+  }
+
+  override observationMessage(): string {
+    return this.turnMessage();
+  }
+
+  /** Tool hints go into the first user prompt (see `openingMessages`); there are no tools to patch. */
+  override applyToolHint(): void {}
+
+  openingMessages(init: { skills: string[]; toolHints: string[] }): ChatMessage[] {
+    return [
+      { role: 'user', content: this.systemPrompt(init) },
+      { role: 'assistant', content: this.text.agentReply },
+      ...this.text.oneShot.map((m): ChatMessage => (m.role === 'user' ? { role: 'user', content: m.content } : { role: 'assistant', content: m.content })),
+    ];
+  }
+
+  turnMessage(): string {
+    return renderWebShopTextTurn(this.text.turnTemplate, this.state.observation, renderAvailableActions(this.state.hasSearchBar, this.state.clickables));
   }
 }

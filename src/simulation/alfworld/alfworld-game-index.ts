@@ -4,7 +4,8 @@ import { loadAlfworldLogic, type AlfworldLogicSet, type AlfworldWording } from '
 import { agentBenchInitialObservation } from '../../environments/alfworld/render-observation.js';
 
 /**
- * Finds the game behind a first user message ("Here is your task. {observation} AVAILABLE ACTIONS: …"):
+ * Finds the game behind a first user message ("Here is your task. {observation} AVAILABLE ACTIONS: …", or
+ * only the part before "AVAILABLE ACTIONS" when a v0.2 history reduction has cut it):
  * games with the same goal are opened and their initial observation and admissible list compared.
  * Results are cached per message text.
  */
@@ -42,7 +43,10 @@ export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], lo
       if (cached) return cached;
       const goal = /Your task is to: (.*?\.)/.exec(message)?.[1]?.toLowerCase();
       const wanted = message.trimEnd();
-      const list = (goal === undefined ? [] : (byGoal.get(goal) ?? [])).filter((g) => introOf(g, '2.1.1') === wanted || introOf(g, '2.1.2') === wanted);
+      // A v0.2 task message is cut at "AVAILABLE ACTIONS" once answered; then only the text before it is compared.
+      const listed = message.includes(' AVAILABLE ACTIONS: ');
+      const introText = (g: AlfworldGameRecord, wording: AlfworldWording): string => (listed ? introOf(g, wording) : (introOf(g, wording).split(' AVAILABLE ACTIONS: ')[0] ?? ''));
+      const list = (goal === undefined ? [] : (byGoal.get(goal) ?? [])).filter((g) => introText(g, '2.1.1') === wanted || introText(g, '2.1.2') === wanted);
       found.set(message, list);
       return list;
     },

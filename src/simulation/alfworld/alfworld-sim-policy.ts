@@ -10,7 +10,7 @@ import { faultsNamedBy, type AlfworldFault, type AlfworldSimSettings } from './a
 export type AlfworldSimTag = 'plan' | 'recover' | 'retry' | 'repeat_failed' | 'transform_loop' | 'wrong_destination' | 'done_repeat';
 
 export type AlfworldSimTurn =
-  | { kind: 'action'; gameId: string; action: string; tag: AlfworldSimTag }
+  | { kind: 'action'; gameId: string; action: string; tag: AlfworldSimTag; /** v0.2 requests: the reply text. */ text?: string }
   | { kind: 'text'; content: string; problem: { code: 'unknown_task' | 'bad_request'; message: string } };
 
 /** The faults drawn for one game, and the plan facts they act on (indices into the expert walkthrough). */
@@ -103,16 +103,17 @@ export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; set
   }
 
   function decideTurn(body: unknown): AlfworldSimTurn {
-    const messages = readMessages(body);
+    const textMode = !hasTools(body);
+    const messages = textMode ? textView(readMessages(body)) : readMessages(body);
     const first = messages.find((m) => m.role === 'user');
-    if (!first) return problem('bad_request', 'The request has no user message to read the task from.');
+    if (!first) return problem('bad_request', textMode ? 'The request has no "Here is your task." message to read the task from.' : 'The request has no user message to read the task from.');
     const candidates = index.candidates(first.content);
     if (candidates.length === 0) return problem('unknown_task', 'The simulated ALFWorld target does not know this task (no shipped game has this first message).');
     const wording: Wording = messages.some((m) => m.role === 'tool' && (/\nmove .+ to /.test(m.content) || m.content.startsWith('You arrive at '))) ? '2.1.2' : '2.1.1';
     const { game, from } = chooseGame(index, candidates, messages, wording);
     const plan = planFor(game, first.content);
     const start = Math.max(messages.indexOf(first) + 1, from);
-    const sim = new MindReplay(plan, settings, wording, executedBefore(messages, start));
+    const sim = new MindReplay(plan, settings, wording, from > 0 ? executedBefore(index, game, wording, messages, start) : []);
     for (let i = start; i < messages.length; i++) {
       const m = messages[i]!;
       if (m.role === 'assistant' && m.action !== undefined) {
@@ -129,7 +130,10 @@ export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; set
       }
     }
     const { action, tag } = sim.intended();
-    return { kind: 'action', gameId: game.id, action, tag };
+    if (!textMode) return { kind: 'action', gameId: game.id, action, tag };
+    const admissible = currentAdmissible(messages);
+    const text = replyText(settings.seed, game.id, action, tag, admissible);
+    return { kind: 'action', gameId: game.id, action, tag, text };
   }
 
   return { settings, planFor, decideTurn };
@@ -150,13 +154,21 @@ function chooseGame(index: AlfworldGameIndex, candidates: readonly AlfworldGameR
   return { game: results[chosenAt]!.game, from: earlier.length > 0 ? Math.max(...earlier) : 0 };
 }
 
-/** The actions that got a real observation before message `end`, in order. */
-function executedBefore(messages: readonly WireMsg[], end: number): string[] {
+/**
+ * The actions that got a real observation before message `end`, in order, as the game executed them: each is
+ * mapped as the environment maps it (so a loosely written v0.2 action counts as its command).
+ */
+function executedBefore(index: AlfworldGameIndex, game: AlfworldGameRecord, wording: Wording, messages: readonly WireMsg[], end: number): string[] {
   const done: string[] = [];
+  if (end <= 0) return done;
+  const engine = index.freshGame(game, wording);
   for (let i = 0; i + 1 < end; i++) {
     const m = messages[i]!;
     const next = messages[i + 1]!;
-    if (m.role === 'assistant' && m.action !== undefined && next.role === 'tool' && !next.content.startsWith('Nothing happens')) done.push(m.action);
+    if (m.role !== 'assistant' || m.action === undefined || next.role !== 'tool') continue;
+    const action = processAlfworldAction(m.action, engine.admissible());
+    engine.step(action);
+    if (!next.content.startsWith('Nothing happens')) done.push(action);
   }
   return done;
 }
@@ -181,6 +193,125 @@ function problem(code: 'unknown_task' | 'bad_request', message: string): Alfworl
 
 function typeOf(name: string): string {
   return name.replace(/\s+\d+$/, '');
+}
+
+/** Whether the request offers tools (the FC protocol); v0.2 text requests have none. */
+function hasTools(body: unknown): boolean {
+  const tools = typeof body === 'object' && body !== null ? (body as { tools?: unknown }).tools : undefined;
+  return Array.isArray(tools) && tools.length > 0;
+}
+
+/** Where a v0.2 conversation's task starts (the one-shot example and the instruction come before). */
+export const ALFWORLD_TEXT_TASK_PREFIX = 'Here is your task.';
+
+/**
+ * A v0.2 conversation in the shape of an FC one, so one replay serves both: everything before the
+ * "Here is your task." message is dropped (instruction, one-shot example); an assistant reply's action is the
+ * text after "ACTION:"; the user message right after an action is the observation when it is one (it holds
+ * "AVAILABLE ACTIONS", or ends with the space left by the history reduction: hook texts are whitespace-
+ * collapsed, so they never do) and becomes a tool message without the list; otherwise it is a block; all
+ * other user messages are hints.
+ */
+function textView(messages: readonly WireMsg[]): WireMsg[] {
+  const start = messages.findIndex((m) => m.role === 'user' && m.content.startsWith(ALFWORLD_TEXT_TASK_PREFIX));
+  if (start < 0) return [];
+  const out: WireMsg[] = [{ role: 'user', content: messages[start]!.content, action: undefined }];
+  let afterAction = false;
+  for (const m of messages.slice(start + 1)) {
+    if (m.role === 'assistant') {
+      const action = /ACTION:([^\n]*)/.exec(m.content)?.[1];
+      out.push({ role: 'assistant', content: m.content, action });
+      afterAction = action !== undefined;
+      continue;
+    }
+    if (m.role !== 'user') continue;
+    const isObservation = m.content.includes('AVAILABLE ACTIONS') || m.content.endsWith(' ');
+    if (afterAction && isObservation) {
+      const cut = m.content.indexOf(' AVAILABLE ACTIONS');
+      out.push({ role: 'tool', content: cut >= 0 ? m.content.slice(0, cut) + m.content.slice(cut).replace(/\n$/, '') : m.content.slice(0, -1), action: undefined });
+    } else {
+      out.push({ role: 'user', content: m.content, action: undefined });
+    }
+    afterAction = false;
+  }
+  return out;
+}
+
+/** The admissible commands of the latest message that still lists them. */
+function currentAdmissible(messages: readonly WireMsg[]): string[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const at = messages[i]!.content.indexOf(' AVAILABLE ACTIONS: ');
+    if (at >= 0) return messages[i]!.content.slice(at + ' AVAILABLE ACTIONS: '.length).replace(/\n$/, '').split('\n');
+  }
+  return [];
+}
+
+/**
+ * A command written the way an agent might when it does not copy it: with "the", without the object's number
+ * after "put", or "in"/"on" for "in/on". Kept only when the environment's mapping (cleaning, put in/on, BLEU)
+ * gives the command back, so the looseness never changes what happens.
+ */
+function loosePhrasings(command: string): string[] {
+  const out: string[] = [];
+  let m: RegExpExecArray | null;
+  if ((m = /^go to (.+)$/.exec(command))) out.push(`go to the ${m[1]}`);
+  if ((m = /^take (.+?) from (.+)$/.exec(command))) out.push(`take the ${m[1]} from the ${m[2]}`);
+  if ((m = /^put (.+?) (\d+) in\/on (.+)$/.exec(command))) out.push(`put the ${m[1]} in the ${m[3]}`, `put ${m[1]} ${m[2]} on ${m[3]}`);
+  if ((m = /^(heat|cool|clean) (.+?) with (.+)$/.exec(command))) out.push(`${m[1]} the ${m[2]} with the ${m[3]}`);
+  if ((m = /^(open|close|examine|use) (.+)$/.exec(command))) out.push(`${m[1]} the ${m[2]}`);
+  return out;
+}
+
+const THOUGHTS: readonly [RegExp, string][] = [
+  [/^go to /, 'I need to look for the object, so I will check the next place.'],
+  [/^take /, 'The object I need is here, so I will take it.'],
+  [/^(put|move) /, 'I am holding the object and I am at the right place, so I will put it here.'],
+  [/^(heat|cool|clean) /, 'The object has to be changed before I place it.'],
+  [/^open /, 'It is closed, so I will open it to see inside.'],
+  [/^use /, 'Now I can turn on the light.'],
+];
+
+/**
+ * The v0.2 reply: "THOUGHT: …\nACTION: …" or just "ACTION: …", a function of the seed, the game and the action
+ * only, so a repeated action gives a byte-identical reply (as a repeated tool call does in FC). Loose phrasings
+ * are used only when they map back to the command on the current admissible list.
+ */
+function replyText(seed: number, gameId: string, action: string, tag: AlfworldSimTag, admissible: readonly string[]): string {
+  let written = action;
+  if (tag !== 'repeat_failed' && admissible.length > 0 && simChance(seed, gameId, `loose:${action}`, LOOSE_RATE)) {
+    const options = loosePhrasings(action).filter((p) => processAlfworldAction(p, admissible) === action);
+    if (options.length > 0) written = options[simIndex(seed, gameId, `loose-form:${action}`, options.length)]!;
+  }
+  const thought = THOUGHTS.find(([re]) => re.test(action))?.[1];
+  if (thought !== undefined && simChance(seed, gameId, `thought:${action}`, THOUGHT_RATE)) return `THOUGHT: ${thought}\nACTION: ${written}`;
+  return `ACTION: ${written}`;
+}
+
+/** Share of v0.2 replies written loosely (when a loose form maps back), and with a THOUGHT line. */
+const LOOSE_RATE = 0.3;
+const THOUGHT_RATE = 0.5;
+
+/**
+ * What a target writes when it describes an action instead of copying a command (repeat_failed). No word of it
+ * occurs in ALFWorld's commands, so the BLEU mapping cannot rescue it and the game answers "Nothing happens.".
+ */
+export function vagueAction(command: string): string {
+  const verb = command.split(' ')[0] ?? '';
+  const phrases: Record<string, string> = {
+    go: 'head over there',
+    take: 'pick it up',
+    put: 'set it down here',
+    move: 'set it down here',
+    open: 'pull at it',
+    close: 'shut it',
+    heat: 'warm it up',
+    cool: 'chill it',
+    clean: 'wash it',
+    use: 'switch on the light',
+    toggle: 'flip the switch',
+    examine: 'inspect it',
+  };
+  return phrases[verb] ?? 'glance around';
 }
 
 function readMessages(body: unknown): WireMsg[] {
@@ -270,7 +401,7 @@ class MindReplay {
     const m = this.m;
     const p = this.plan;
     if (m.queue.length > 0) return { action: m.queue[0]!, tag: 'recover' };
-    if (this.isActive('repeat_failed') && m.w === p.garbleAt) return { action: (this.steps[m.w] ?? 'look').replace(/ \d+/, ''), tag: 'repeat_failed' };
+    if (this.isActive('repeat_failed') && m.w === p.garbleAt) return { action: vagueAction(this.steps[m.w] ?? 'look'), tag: 'repeat_failed' };
     if (this.isActive('transform_loop') && !m.skipped && m.w === p.transformAt + 1) {
       const { obj, appliance } = this.transform;
       const cycle = [this.say(`move ${obj} to ${appliance}`), `take ${obj} from ${appliance}`, this.steps[p.transformAt] ?? 'look'];

@@ -76,6 +76,14 @@ function completionFor(policy: AlfworldSimPolicy, body: unknown): AlfworldSimCom
       simulation: { target: ALFWORLD_SIM_TARGET, problem: turn.problem },
     };
   }
+  if (turn.text !== undefined) {
+    return {
+      ...base,
+      choices: [{ index: 0, message: { role: 'assistant', content: turn.text }, finish_reason: 'stop', logprobs: null }],
+      usage: usage(promptTokens, Math.ceil(turn.text.length / 4)),
+      simulation: { target: ALFWORLD_SIM_TARGET, gameId: turn.gameId, tag: turn.tag },
+    };
+  }
   const assistantTurns = messages.filter((m: unknown) => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'assistant').length;
   const args = JSON.stringify({ action: turn.action });
   const call = { id: `call_${simHash('alfworld-tool-call', seed, turn.gameId, assistantTurns).slice(0, 24)}`, type: 'function' as const, function: { name: 'take_action', arguments: args } };

@@ -4,6 +4,7 @@ import { extractInstructionText } from '../../environments/webshop/requirement-p
 import { goalOptionValues } from '../../environments/webshop/reward.js';
 import { tokenSetRatio } from '../../environments/webshop/token-set-ratio.js';
 import type { WebShopEngine } from '../../environments/webshop/webshop-engine.js';
+import { WEBSHOP_TEXT_ACTION_HINTS_HEADER } from '../../environments/webshop/webshop-text-prompts.js';
 import { simChance, simHash } from '../dbbench/sim-rng.js';
 import { readWireRequest, type ReadMessage } from '../dbbench/wire-messages.js';
 import { faultsNamedByHint, WEBSHOP_FAULTS, type WebShopFault, type WebShopSimSettings } from './fault-profile.js';
@@ -111,14 +112,15 @@ export function createWebShopSimPolicy(options: { engine: WebShopEngine; setting
     decideTurn(body) {
       const read = readWireRequest(body);
       if (!read.ok) return { kind: 'text', content: read.message, problem: { code: 'bad_request', message: read.message } };
-      const firstObs = read.messages.find((m) => m.role !== 'system' && m.role !== 'assistant' && m.text.includes('Instruction: [SEP]'));
+      const messages = read.toolNames === undefined || read.toolNames.length === 0 ? textTaskMessages(read.messages) : read.messages;
+      const firstObs = messages.find((m) => m.role !== 'system' && m.role !== 'assistant' && m.text.includes('Instruction: [SEP]'));
       const instruction = firstObs ? extractInstructionText(observationOf(firstObs.text) ?? firstObs.text) : '';
       const index = byInstruction.get(instruction);
       if (index === undefined) {
         const message = 'The simulated WebShop target found no known goal instruction in the conversation.';
         return { kind: 'text', content: message, problem: { code: 'unknown_task', message } };
       }
-      return replay(planOf(index), read.messages, settings);
+      return replay(planOf(index), messages, settings);
     },
   };
 }
@@ -160,6 +162,26 @@ function pickOption(wanted: string, available: readonly string[]): string | unde
     if (score > 85 && (!best || score > best.score)) best = { value, score };
   }
   return best?.value;
+}
+
+/**
+ * A v0.2 text-protocol request (no tools) as the FC replay reads it. The task starts at the first user
+ * message that is a live observation: the one-shot example writes its available actions JSON-style
+ * (`{"has_search_bar": …`), live turns as a Python repr (`{'has_search_bar': …`). Everything before it
+ * (the prompt, "Ok.", the one-shot) is left out, except the prompt's tips section, passed on as the
+ * system message so that tips are read as in FC mode (the action-hints block, like FC tool
+ * descriptions, is not read).
+ */
+export function textTaskMessages(messages: readonly ReadMessage[]): ReadMessage[] {
+  const start = messages.findIndex((m) => m.role === 'user' && isLiveTextObservation(m.text));
+  if (start < 0) return [];
+  const prompt = messages.slice(0, start).find((m) => m.role === 'user');
+  const tips = prompt ? prompt.text.split(WEBSHOP_TEXT_ACTION_HINTS_HEADER)[0]! : '';
+  return [{ role: 'system', text: tips }, ...messages.slice(start)];
+}
+
+function isLiveTextObservation(text: string): boolean {
+  return /^Observation:\n[\s\S]*\n\nAvailable Actions:\n\{'has_search_bar': /.test(text);
 }
 
 /** The observation inside an observation message, or undefined for any other message. */

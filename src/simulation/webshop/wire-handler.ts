@@ -2,9 +2,9 @@ import { simHttpReply, simUsage, type SimCompletion } from '../sim-completion.js
 import { loadSharedWebShopEngine } from '../../environments/webshop/webshop-environment.js';
 import type { WebShopEngine } from '../../environments/webshop/webshop-engine.js';
 import type { GoalMode } from '../../environments/webshop/load-catalogue.js';
-import { simHash } from '../dbbench/sim-rng.js';
+import { simChance, simHash } from '../dbbench/sim-rng.js';
 import { resolveWebShopSimSettings, type WebShopFaultRates, type WebShopSimSettings } from './fault-profile.js';
-import { createWebShopSimPolicy, type WebShopSimPolicy, type WebShopSimTag } from './webshop-sim-policy.js';
+import { createWebShopSimPolicy, type WebShopSimPolicy, type WebShopSimTag, type WebShopSimTurn } from './webshop-sim-policy.js';
 
 export interface WebShopSimHandlerOptions {
   /** The data folder holding `webshop/` (see `resolveDataDir`), or the `webshop/` folder itself. */
@@ -52,6 +52,17 @@ function completionFor(policy: WebShopSimPolicy, body: unknown): WebShopSimCompl
   const id = `chatcmpl-sim-${simHash('webshop-completion', seed, JSON.stringify(faults), comply, requestText).slice(0, 24)}`;
   const promptTokens = Math.ceil(requestText.length / 4);
   const base = { id, object: 'chat.completion' as const, created: 0, model, system_fingerprint: WEBSHOP_SIM_FINGERPRINT };
+  const textProtocol = !(Array.isArray(record.tools) && record.tools.length > 0);
+  if (turn.kind === 'tool_call' && textProtocol) {
+    const assistantTurns = messages.filter((m: unknown) => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'assistant').length;
+    const content = textActionReply(turn, seed, assistantTurns);
+    return {
+      ...base,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+      usage: usage(promptTokens, Math.ceil(content.length / 4)),
+      simulation: { target: WEBSHOP_SIM_TARGET, taskKey: turn.taskKey, tag: turn.tag },
+    };
+  }
   if (turn.kind === 'text') {
     return {
       ...base,
@@ -72,6 +83,20 @@ function completionFor(policy: WebShopSimPolicy, body: unknown): WebShopSimCompl
 }
 
 const usage = simUsage;
+
+/** Share of v0.2 replies that give a `Thought:` before the action (the rest write `Action: …` alone). */
+export const WEBSHOP_SIM_THOUGHT_RATE = 0.7;
+
+/**
+ * A tool-call decision written as a v0.2 text reply: `Thought:\n…\n\nAction:\nsearch[…]`, or for some
+ * turns (a seeded draw per goal and turn) just `Action: click[…]`.
+ */
+export function textActionReply(turn: Extract<WebShopSimTurn, { kind: 'tool_call' }>, seed: number, turnNumber: number): string {
+  const args = turn.arguments as { keywords?: string; value?: string };
+  const action = turn.name === 'search_action' ? `search[${args.keywords ?? ''}]` : `click[${args.value ?? ''}]`;
+  if (!simChance(seed, turn.taskKey, `text-thought:${turnNumber}`, WEBSHOP_SIM_THOUGHT_RATE)) return `Action: ${action}`;
+  return `Thought:\n${turn.content}\n\nAction:\n${action}`;
+}
 
 /** The HTTP answer: 200 with the OpenAI body (`simulation` removed), or 400 with an OpenAI error body. */
 export function toWebShopSimHttpReply(completion: WebShopSimCompletion): { status: 200 | 400; body: Record<string, unknown> } {

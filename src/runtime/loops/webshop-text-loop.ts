@@ -1,0 +1,102 @@
+import { InternalError, userMessage } from '../../episode/index.js';
+import type { ParsedCall } from '../../environments/environment.js';
+import { isWebShopTextEpisodeDriver } from '../../environments/webshop/webshop-environment.js';
+import { parseWebShopTextAction, WEBSHOP_TEXT_ACTION_PATTERN } from '../../environments/webshop/webshop-text-prompts.js';
+import type { Ending, LoopContext } from '../episode-loop.js';
+
+/** The hook-facing tool name of a text verb: hooks see the FC names, so FC patches run unchanged. */
+const TOOL_OF_VERB = { search: 'search_action', click: 'click_action' } as const;
+const ARGUMENT_OF_VERB = { search: 'keywords', click: 'value' } as const;
+
+/**
+ * The WebShop AgentBench v0.2 text loop (benchmarks.md §2.8) with the FC loop's hooks carried over
+ * (protocol.md §4.2, §4.5; the original Harness-R1 ran hooks under FC only, so this is our analogue).
+ *
+ * Opening: on_init, then the reference prompt as the first user message (skills appended as the tips
+ * block, tool hints as an action-hints block with the built-in H3 sentences), "Ok.", and the one-shot.
+ * No system message and no tools. Each round: a user message `Observation:\n<page>\n\nAvailable
+ * Actions:\n<dict>` for the current page, make_pre_hint messages as user messages, one model call, and
+ * the first match of `[Aa]ction: *\n* *((search|click)\[…])` in the reply. No match ends the episode
+ * (`invalid_action`, reward 0), as the reference does. A pending post-step force replaces the matched
+ * action; on_before_action sees the FC tool name (`search_action` / `click_action`) and the bracket
+ * value; a block is a user message with no env step (the round is used and the next observation is the
+ * unchanged page); a rewrite/force replaces the action (kept if bracketed, else wrapped by the agent's
+ * verb). The env step runs the action; an action the env refuses is a no-op with the same page. After
+ * the step, on_post_step hints are user messages and a force is queued as `click[…]` for the next round
+ * with a matched action. "buy now" ends the episode with the env's reward; otherwise the episode ends
+ * after `maxRounds` rounds (reward 0, no closing message, as the reference).
+ */
+export async function playWebShopText(loop: LoopContext): Promise<Ending> {
+  const { episode, state: s } = loop;
+  if (!isWebShopTextEpisodeDriver(episode)) throw new InternalError({ message: `The WebShop text loop needs a WebShop v0.2 episode, got ${episode.task.bench}.` });
+  const max = episode.maxRounds;
+  const skills: string[] = [];
+  const toolHints: string[] = [];
+  for (const { effect } of await loop.hook('on_init', episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 })) {
+    skills.push(...effect.skills);
+    if (effect.toolHint) toolHints.push(effect.toolHint);
+  }
+  s.messages.push(...episode.openingMessages({ skills, toolHints }));
+  s.preamble = s.messages.length;
+
+  let pendingForce: string | undefined;
+  for (let j = 0; j < max; j++) {
+    const round = j + 1;
+    const remaining = max - j;
+    s.messages.push(userMessage(episode.turnMessage()));
+    for (const { effect } of await loop.hook('make_pre_hint', episode.contextFor({ hook: 'make_pre_hint', round, remaining }), { round })) {
+      s.messages.push(userMessage(effect.message));
+    }
+    const reply = await loop.complete(round);
+    const content = reply.content ?? '';
+    const parsed = parseWebShopTextAction(content);
+    if (!parsed) {
+      const reason = `no action matching ${String(WEBSHOP_TEXT_ACTION_PATTERN)} in the reply`;
+      s.steps.push({ round, tool: 'text', input: content, observation: reason, status: 'invalid' });
+      return { outcome: 'invalid_action', reward: 0, detail: { reason } };
+    }
+    const tool = TOOL_OF_VERB[parsed.verb];
+    const call: ParsedCall = { id: `text-${round}`, tool, args: { [ARGUMENT_OF_VERB[parsed.verb]]: parsed.value }, firstValue: parsed.value };
+    let action = parsed.action;
+    if (pendingForce !== undefined) {
+      action = pendingForce;
+      pendingForce = undefined;
+    }
+
+    const view = { tool, value: parsed.value, finalAction: action };
+    const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: parsed.verb });
+    let block: string | undefined;
+    for (const { effect, trace } of guards) {
+      if (block !== undefined) {
+        trace.disposition = 'ignored';
+      } else if (effect.kind === 'block_and_prompt') {
+        block = effect.message;
+      } else {
+        action = episode.wrapAction(effect.action, tool);
+        if (effect.message) s.messages.push(userMessage(effect.message));
+      }
+    }
+    if (block !== undefined) {
+      s.messages.push(userMessage(block));
+      s.steps.push({ round, tool: parsed.verb, input: parsed.value, observation: block, status: 'blocked' });
+      continue;
+    }
+
+    const executed = action;
+    const out = await loop.env(() => Promise.resolve(episode.step(executed)));
+    s.steps.push({ round, tool: parsed.verb, input: parsed.value, observation: out.observation, status: 'executed' });
+    const post = await loop.hook(
+      'on_post_step',
+      episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }),
+      { round, tool: parsed.verb },
+    );
+    for (const { effect } of post) {
+      if (effect.kind === 'force_action') pendingForce = effect.action.includes('[') && effect.action.endsWith(']') ? effect.action : `click[${effect.action}]`;
+      if (effect.message) s.messages.push(userMessage(effect.message));
+    }
+    if (out.done) {
+      return { outcome: out.reward >= 1 ? 'success' : 'wrong_answer', reward: out.reward, detail: { action: executed, ...out.detail } };
+    }
+  }
+  return { outcome: 'round_limit', reward: 0, detail: { reason: `no purchase within ${max} rounds` } };
+}
