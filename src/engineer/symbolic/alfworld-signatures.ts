@@ -1,4 +1,5 @@
 import type { EpisodeRecord } from '../../episode/index.js';
+import { processAlfworldAction } from '../../environments/alfworld/alfworld-environment.js';
 
 /**
  * ALFWorld failure signatures, read only from what the target saw and did: the goal line and the
@@ -19,7 +20,7 @@ export type AlfworldSignatureId = (typeof ALFWORLD_SIGNATURE_IDS)[number];
 export const ALFWORLD_SIGNATURE_DESCRIPTIONS: Readonly<Record<AlfworldSignatureId, string>> = Object.freeze({
   skip_transform: 'the target object was put somewhere before the heat/cool/clean step the goal asks for',
   wrong_destination: 'the target object was put in/on a receptacle of another type than the goal names',
-  repeat_failed: 'the same action was sent again right after it gave "Nothing happens."',
+  repeat_failed: 'the same action was sent again right after it gave "Nothing happens.", or the same output three times in a row',
   transform_loop: 'the same object was heated/cooled/cleaned more than once (transform and place loop)',
   forget_second: 'a pick-two task ended with fewer than two objects placed at the destination',
   invalid_action: 'an action that was not in the AVAILABLE ACTIONS list',
@@ -60,6 +61,9 @@ export function entityType(name: string): string {
 
 /** One action the target sent, with what it could choose from and what it got back. */
 export interface AlfworldEvent {
+  /** What the target wrote (lower-cased, trimmed). */
+  raw: string;
+  /** The command the environment ran: `raw` mapped onto the admissible list as the environment maps it. */
   action: string;
   observation: string;
   admissible: string[];
@@ -94,16 +98,17 @@ export function observeAlfworld(record: EpisodeRecord): { goal: AlfworldGoal; ev
   const goal = parseAlfworldGoal(firstUser?.content ?? '');
   const events: AlfworldEvent[] = [];
   let admissible: string[] = [];
-  let pending: { id: string; action: string; admissible: string[] } | undefined;
+  let pending: { id: string; raw: string; admissible: string[] } | undefined;
   for (const m of record.messages) {
     if (m.role === 'user') {
       admissible = admissibleOf(m.content) ?? admissible;
     } else if (m.role === 'assistant') {
       const call = m.toolCalls?.[0];
-      pending = call ? { id: call.id, action: firstArgument(call.arguments).trim().toLowerCase(), admissible } : undefined;
+      pending = call ? { id: call.id, raw: firstArgument(call.arguments).trim().toLowerCase(), admissible } : undefined;
     } else if (m.role === 'tool' && pending && m.toolCallId === pending.id) {
       const at = m.content.indexOf(' AVAILABLE ACTIONS:');
-      events.push({ action: pending.action, observation: at >= 0 ? m.content.slice(0, at) : m.content, admissible: pending.admissible });
+      const action = pending.admissible.length > 0 ? processAlfworldAction(pending.raw, pending.admissible) : pending.raw;
+      events.push({ raw: pending.raw, action, observation: at >= 0 ? m.content.slice(0, at) : m.content, admissible: pending.admissible });
       admissible = admissibleOf(m.content) ?? admissible;
       pending = undefined;
     }
@@ -119,11 +124,14 @@ export function detectAlfworldSignatures(record: EpisodeRecord): Set<AlfworldSig
   /** Object → the receptacle type it was transformed with. */
   const transformed = new Map<string, string>();
   const transformCount = new Map<string, number>();
-  let placedAtDestination = 0;
+  /** Target objects lying at a destination of the goal's type after each executed command. */
+  const atDestination = new Set<string>();
   events.forEach((e, i) => {
-    if (e.admissible.length > 0 && !e.admissible.includes(e.action)) found.add('invalid_action');
+    if (e.admissible.length > 0 && !e.admissible.includes(e.raw)) found.add('invalid_action');
     const prev = events[i - 1];
-    if (prev && prev.action === e.action && NOTHING.test(prev.observation)) found.add('repeat_failed');
+    if (prev && prev.raw === e.raw && NOTHING.test(prev.observation)) found.add('repeat_failed');
+    const before = events[i - 2];
+    if (prev && before && prev.raw === e.raw && before.raw === e.raw) found.add('repeat_failed');
     const tr = /^(heat|cool|clean) (.+?) with (.+)$/.exec(e.action);
     if (tr && !NOTHING.test(e.observation)) {
       const obj = tr[2]!;
@@ -131,20 +139,25 @@ export function detectAlfworldSignatures(record: EpisodeRecord): Set<AlfworldSig
       transformCount.set(obj, (transformCount.get(obj) ?? 0) + 1);
       if ((transformCount.get(obj) ?? 0) >= 2) found.add('transform_loop');
     }
-    const put = /^put (.+?) in\/on (.+)$/.exec(e.action);
-    if (put && goal.target !== '' && entityType(put[1]!) === goal.target) {
+    // What the target meant (its own text) and what ran (the mapped command) can differ: judge intent on both.
+    for (const text of new Set([e.raw, e.action])) {
+      const put = /^put (.+?) in\/on (.+)$/.exec(text);
+      if (!put || goal.target === '' || entityType(put[1]!) !== goal.target) continue;
       const obj = put[1]!;
       const where = entityType(put[2]!);
-      const ok = !NOTHING.test(e.observation);
       if (goal.kind === 'transform' && where === goal.destination && !transformed.has(obj)) found.add('skip_transform');
       if ((goal.kind === 'transform' || goal.kind === 'place' || goal.kind === 'two') && where !== goal.destination) {
         // Putting the object back into the appliance it was transformed with is the transform loop, not a wrong place.
         if (transformed.get(obj) === where) found.add('transform_loop');
         else found.add('wrong_destination');
       }
-      if (ok && where === goal.destination) placedAtDestination++;
     }
+    if (NOTHING.test(e.observation)) return;
+    const placed = /^put (.+?) in\/on (.+)$/.exec(e.action);
+    if (placed && entityType(placed[1]!) === goal.target && entityType(placed[2]!) === goal.destination) atDestination.add(placed[1]!);
+    const taken = /^take (.+?) from (.+)$/.exec(e.action);
+    if (taken && entityType(taken[2]!) === goal.destination) atDestination.delete(taken[1]!);
   });
-  if (goal.kind === 'two' && placedAtDestination < 2 && record.outcome !== 'success') found.add('forget_second');
+  if (goal.kind === 'two' && atDestination.size < 2 && record.outcome !== 'success') found.add('forget_second');
   return found;
 }

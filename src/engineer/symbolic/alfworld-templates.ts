@@ -6,7 +6,8 @@
  * returns is copied from `ctx.admissible`.
  *
  * nb keys: `transformed` (objects heated/cooled/cleaned so far), `placed` (target objects put at a
- * destination of the goal's type), `last_failed` (the last action if it gave "Nothing happens."),
+ * destination of the goal's type), `last_failed` (the last action if it gave "Nothing happens."), `outputs`
+ * (the agent's last two raw outputs that ran),
  * `hinted` (per message: [times sent, last step]), `blocks` (per guard: times blocked), `rewrites`.
  */
 import { PATCH_SCHEMA_VERSION } from '../../patch/index.js';
@@ -53,6 +54,7 @@ const ON_INIT = `def hook(ctx, nb):
     nb['transformed'] = []
     nb['placed'] = []
     nb['last_failed'] = ''
+    nb['outputs'] = []
     nb['hinted'] = {}
     nb['blocks'] = {}
     nb['rewrites'] = 0
@@ -67,6 +69,9 @@ def hook(ctx, nb):
     obs = str(ctx.get('observation') or '').lower()
     failed = 'nothing happens' in obs
     nb['last_failed'] = act if failed else ''
+    outs = nb.get('outputs') or []
+    outs.append(' '.join(str(a.get('raw') or '').lower().split()))
+    nb['outputs'] = outs[-2:]
     if failed or act == '':
         return None
     m = re.search(r'^(heat|cool|clean) (.+?) with ', act)
@@ -178,6 +183,17 @@ def hook(ctx, nb):
     m = re.search(r'^(heat|cool|clean) (.+?) with ', act)
     if out is None and m and 'transform_loop' in on and m.group(2) in done:
         out = block(nb, 'again', 2, f'That object is already {m.group(1)}ed enough; do it once only. Go to the {dst} and put it there.')
+    raw = ' '.join(str(a.get('raw') or '').lower().split())
+    outs = nb.get('outputs') or []
+    if out is None and 'repeat_failed' in on and raw and len(outs) == 2 and outs[0] == raw and outs[1] == raw:
+        out = block(nb, 'same', 3, 'You sent this exact output twice in a row; a third identical output ends the task. Choose a different command from AVAILABLE ACTIONS.')
+    if out is None and adm and act in adm and raw and raw not in adm and ('invalid_action' in on or 'repeat_failed' in on):
+        pick = listed(raw, adm)
+        if pick and pick != act and (nb.get('rewrites') or 0) < 6:
+            nb['rewrites'] = (nb.get('rewrites') or 0) + 1
+            return {'kind': 'rewrite_action', 'action': pick, 'message': 'Your command was not in AVAILABLE ACTIONS; the listed command with the instance number was used instead. Copy commands exactly as listed.'}
+        if not pick and raw.split(' ')[0] != act.split(' ')[0]:
+            out = block(nb, 'invalid', 3, 'That command is not in AVAILABLE ACTIONS right now, so it cannot be done here. Choose a command copied exactly from the list.')
     if out is None and adm and act not in adm and ('invalid_action' in on or 'repeat_failed' in on):
         pick = listed(act, adm)
         if pick and (nb.get('rewrites') or 0) < 6:

@@ -41,13 +41,13 @@ describe('ALFWorld hooks on the real ctx', () => {
     let step = 0;
     const point = (hook: AlfworldHookPoint['hook'], raw = '', finalAction = ''): AlfworldHookPoint => ({ hook, step, remaining: 50 - step, maxStep: 50, raw, finalAction });
     /** One step: pre-hint, guard, then (unless blocked or rewritten) the env result and post-step. */
-    const act = async (action: string, observation: string, listed = true) => {
+    const act = async (action: string, observation: string, listed = true, raw = action) => {
       st.admissible = listed ? [...ADMISSIBLE, action] : [...ADMISSIBLE];
       const hint = await call(hooks, 'make_pre_hint', buildAlfworldHookContext(point('make_pre_hint'), st));
-      const guard = await call(hooks, 'on_before_action', buildAlfworldHookContext(point('on_before_action', action, action), st));
+      const guard = await call(hooks, 'on_before_action', buildAlfworldHookContext(point('on_before_action', raw, action), st));
       if (!guard) {
         st.update(action, observation, ADMISSIBLE);
-        await call(hooks, 'on_post_step', buildAlfworldHookContext(point('on_post_step', action, action), st));
+        await call(hooks, 'on_post_step', buildAlfworldHookContext(point('on_post_step', raw, action), st));
       }
       step++;
       return { hint: hint?.message as string | undefined, guard };
@@ -87,6 +87,22 @@ describe('ALFWorld hooks on the real ctx', () => {
     expect(repeat.guard).toMatchObject({ kind: 'block_and_prompt' });
     const unlisted = await d.act('take pencil from desk', '', false);
     expect(unlisted.guard).toMatchObject({ kind: 'block_and_prompt' });
+  });
+
+  it('blocks a command the environment would map to another verb, and a third identical output', async () => {
+    const d = await open();
+    await d.init();
+    // The agent wrote a put that is not available; the mapping picked an admissible go to.
+    const mapped = await d.act('go to cabinet 1', '', true, 'put cup 4 in/on cabinet 1');
+    expect(mapped.guard).toMatchObject({ kind: 'block_and_prompt' });
+    expect(String(mapped.guard?.message)).toMatch(/not in AVAILABLE ACTIONS/);
+    // A loose wording of the same verb that maps onto its command passes.
+    expect((await d.act('go to cabinet 2', 'The cabinet 2 is closed.', true, 'go to the cabinet 2')).guard).toBeUndefined();
+    expect((await d.act('go to cabinet 2', 'The cabinet 2 is closed.', true, 'go to the cabinet 2')).guard).toBeUndefined();
+    const third = await d.act('go to cabinet 2', '', true, 'go to the cabinet 2');
+    expect(third.guard).toMatchObject({ kind: 'block_and_prompt' });
+    expect(String(third.guard?.message)).toMatch(/exact output twice/);
+    expect((await d.act('go to microwave 1', 'The microwave 1 is closed.')).guard).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ChatMessage, EpisodeRecord, Outcome } from '../../episode/index.js';
+import { asToolCallView, parseAlfworldTextAction } from '../text-actions.js';
 import { detectAlfworldSignatures, parseAlfworldGoal } from './alfworld-signatures.js';
 import { tallyBench } from './bench-tally.js';
 import { WEBSHOP_SIGNATURE_IDS, detectWebShopSignatures, hasOptionGroups, priceLimit } from './webshop-signatures.js';
@@ -58,6 +59,41 @@ describe('ALFWorld signatures', () => {
     expect(detectAlfworldSignatures(invalid)).toEqual(new Set(['invalid_action']));
     const second = alfworld('put two pillow in sofa', [['put pillow 2 in/on sofa 1', 'You put the pillow 2 in/on the sofa 1.']], 'invalid_action');
     expect(detectAlfworldSignatures(second)).toEqual(new Set(['forget_second']));
+  });
+
+  it('judges what ran by the mapped command and what was meant by the raw text', () => {
+    // "put" is not admissible while the cup lies there; the environment maps it to the nearest command, a take.
+    const meant = alfworld('put a hot cup in cabinet', [['take cup 4 from cabinet 1', 'You pick up the cup 4.'], ['!put cup 4 in/on cabinet 1', 'You pick up the cup 4 from the cabinet 1.']]);
+    expect(detectAlfworldSignatures(meant)).toEqual(new Set(['skip_transform', 'invalid_action']));
+    // Put, taken back (a mapped repeat), put again: one pillow at the sofa, not two.
+    const back = alfworld(
+      'put two pillow in sofa',
+      [['put pillow 2 in/on sofa 1', 'You put the pillow 2 in/on the sofa 1.'], ['take pillow 2 from sofa 1', 'You pick up the pillow 2 from the sofa 1.'], ['put pillow 2 in/on sofa 1', 'You put the pillow 2 in/on the sofa 1.']],
+      'invalid_action',
+    );
+    expect(detectAlfworldSignatures(back)).toContain('forget_second');
+    const twoPlaced = alfworld('put two pillow in sofa', [['put pillow 2 in/on sofa 1', 'You put the pillow 2 in/on the sofa 1.'], ['put pillow 1 in/on sofa 1', 'You put the pillow 1 in/on the sofa 1.']], 'invalid_action');
+    expect(detectAlfworldSignatures(twoPlaced)).not.toContain('forget_second');
+  });
+
+  it('counts the same output three times in a row as a repeat, even when each run did something', () => {
+    const same = alfworld('put a pencil in shelf', [['go to desk 1', 'On the desk 1, you see a pencil 1.'], ['go to desk 1', 'On the desk 1, you see a pencil 1.'], ['go to desk 1', 'On the desk 1, you see a pencil 1.']], 'invalid_action');
+    expect(detectAlfworldSignatures(same)).toEqual(new Set(['repeat_failed']));
+    const twice = alfworld('put a pencil in shelf', [['go to desk 1', 'On the desk 1, you see a pencil 1.'], ['go to desk 1', 'On the desk 1, you see a pencil 1.']]);
+    expect(detectAlfworldSignatures(twice)).toEqual(new Set());
+  });
+
+  it('reads v0.2 text-protocol episodes through the tool-call view', () => {
+    const text = record('alfworld', [
+      { role: 'user', content: 'Interact with a household to solve a task.' },
+      { role: 'assistant', content: 'OK.' },
+      { role: 'user', content: 'Here is your task. You are in the middle of a room.\nYour task is to: put a pencil in shelf. AVAILABLE ACTIONS: look\nput pencil 1 in/on desk 1\n' },
+      { role: 'assistant', content: 'THOUGHT: here.\nACTION: put pencil 1 in/on desk 1' },
+      { role: 'user', content: 'You put the pencil 1 in/on the desk 1. AVAILABLE ACTIONS: look\n' },
+    ]);
+    const withPreamble = { ...text, preamble: 2 };
+    expect(detectAlfworldSignatures(text)).toEqual(new Set());
+    expect(detectAlfworldSignatures(asToolCallView(withPreamble, parseAlfworldTextAction))).toEqual(new Set(['wrong_destination']));
   });
 });
 
