@@ -57,3 +57,46 @@ function describeEffect(effect: HookEffectByName[HookName]): string {
       return effect.action;
   }
 }
+
+/** What the on_before_action effects of one step decided. */
+export interface GuardDecision {
+  /** The first block's message; the step is not executed. */
+  block?: string;
+  /** The action to execute: the agent's, or the last rewrite/force before any block. */
+  action: string;
+  /** Messages of the rewrites/forces that were applied, in order. */
+  notes: string[];
+}
+
+/**
+ * Folds the on_before_action effects of an action loop (ALFWorld, WebShop; protocol.md §4.5): the first
+ * block wins and every later effect is traced as ignored; a rewrite or force before it replaces the action
+ * (`replace` applies the benchmark's own normalization) and contributes its message to `notes`.
+ */
+export function foldGuards(fired: readonly FiredEffect<'on_before_action'>[], action: string, replace: (effectAction: string) => string): GuardDecision {
+  const decision: GuardDecision = { action, notes: [] };
+  for (const { effect, trace } of fired) {
+    if (decision.block !== undefined) {
+      trace.disposition = 'ignored';
+    } else if (effect.kind === 'block_and_prompt') {
+      decision.block = effect.message;
+    } else {
+      decision.action = replace(effect.action);
+      if (effect.message) decision.notes.push(effect.message);
+    }
+  }
+  return decision;
+}
+
+/**
+ * Folds the on_post_step effects of an action loop: every message (hints, and the optional message of a
+ * force) in order, and the last forced action, normalized by `force`, for the next step.
+ */
+export function foldPostStep(fired: readonly FiredEffect<'on_post_step'>[], force: (effectAction: string) => string): { forced?: string; messages: string[] } {
+  const out: { forced?: string; messages: string[] } = { messages: [] };
+  for (const { effect } of fired) {
+    if (effect.kind === 'force_action') out.forced = force(effect.action);
+    if (effect.message) out.messages.push(effect.message);
+  }
+  return out;
+}

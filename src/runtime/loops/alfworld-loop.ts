@@ -1,5 +1,6 @@
 import { InternalError, toolMessage, userMessage } from '../../episode/index.js';
 import type { EnvironmentEpisode } from '../../environments/environment.js';
+import { foldGuards, foldPostStep } from '../call-hooks.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
 
 /** Where an ALFWorld hook is called, with the agent's raw output and the action the loop will execute. */
@@ -31,6 +32,11 @@ export interface AlfworldLoopEpisode extends EnvironmentEpisode {
 function isAlfworldLoopEpisode(episode: EnvironmentEpisode): episode is AlfworldLoopEpisode {
   const e = episode as Partial<AlfworldLoopEpisode>;
   return typeof e.processAction === 'function' && typeof e.alfworldContext === 'function' && typeof e.stepAction === 'function';
+}
+
+/** ALFWorld's normalization of a hook's action: `action.strip().lower()`. */
+export function lowerAction(action: string): string {
+  return action.trim().toLowerCase();
 }
 
 /** How many identical raw outputs in a row end the episode (once more than that many steps are logged). */
@@ -92,18 +98,9 @@ export async function playAlfworld(loop: LoopContext): Promise<Ending> {
     }
 
     const beforeCtx = episode.alfworldContext({ hook: 'on_before_action', step: i, remaining, raw: output, finalAction: action });
-    let block: string | undefined;
-    const notes: string[] = [];
-    for (const { effect, trace } of await loop.hook('on_before_action', beforeCtx, { round, tool: call.tool })) {
-      if (block !== undefined) {
-        trace.disposition = 'ignored';
-      } else if (effect.kind === 'block_and_prompt') {
-        block = effect.message;
-      } else {
-        action = effect.action.trim().toLowerCase();
-        if (effect.message) notes.push(effect.message);
-      }
-    }
+    const guard = foldGuards(await loop.hook('on_before_action', beforeCtx, { round, tool: call.tool }), action, lowerAction);
+    const { block, notes } = guard;
+    action = guard.action;
     if (block !== undefined) {
       s.messages.push(userMessage(block));
       s.steps.push({ round, tool: call.tool, input: output, observation: block, status: 'blocked' });
@@ -117,14 +114,9 @@ export async function playAlfworld(loop: LoopContext): Promise<Ending> {
     outputs.push(output);
 
     const postCtx = episode.alfworldContext({ hook: 'on_post_step', step: i, remaining: remaining - 1, raw: output, finalAction: action });
-    for (const { effect } of await loop.hook('on_post_step', postCtx, { round, tool: call.tool })) {
-      if (effect.kind === 'inject_hint') {
-        s.messages.push(userMessage(effect.message));
-      } else {
-        forced = effect.action.trim().toLowerCase();
-        if (effect.message) s.messages.push(userMessage(effect.message));
-      }
-    }
+    const post = foldPostStep(await loop.hook('on_post_step', postCtx, { round, tool: call.tool }), lowerAction);
+    for (const message of post.messages) s.messages.push(userMessage(message));
+    if (post.forced !== undefined) forced = post.forced;
 
     const last = outputs.slice(-ALFWORLD_IDENTICAL_OUTPUT_LIMIT);
     if (outputs.length > ALFWORLD_IDENTICAL_OUTPUT_LIMIT && last.every((o) => o === last[0])) {

@@ -3,7 +3,8 @@ import type { EnvironmentEpisode } from '../../environments/environment.js';
 import { trimAvailableActions } from '../../environments/alfworld/alfworld-prompts.js';
 import { pyStrip } from '../../python/python-text.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
-import { ALFWORLD_IDENTICAL_OUTPUT_LIMIT, type AlfworldLoopEpisode } from './alfworld-loop.js';
+import { foldGuards, foldPostStep } from '../call-hooks.js';
+import { ALFWORLD_IDENTICAL_OUTPUT_LIMIT, lowerAction, type AlfworldLoopEpisode } from './alfworld-loop.js';
 
 /** The text episode: the FC loop's operations plus the v0.2 opening (instruction, reply, one-shot, task). */
 export interface AlfworldTextLoopEpisode extends AlfworldLoopEpisode {
@@ -87,18 +88,9 @@ export async function playAlfworldText(loop: LoopContext): Promise<Ending> {
     }
 
     const beforeCtx = episode.alfworldContext({ hook: 'on_before_action', step: i, remaining, raw, finalAction: action });
-    let block: string | undefined;
-    const notes: string[] = [];
-    for (const { effect, trace } of await loop.hook('on_before_action', beforeCtx, { round, tool })) {
-      if (block !== undefined) {
-        trace.disposition = 'ignored';
-      } else if (effect.kind === 'block_and_prompt') {
-        block = effect.message;
-      } else {
-        action = effect.action.trim().toLowerCase();
-        if (effect.message) notes.push(effect.message);
-      }
-    }
+    const guard = foldGuards(await loop.hook('on_before_action', beforeCtx, { round, tool }), action, lowerAction);
+    const { block, notes } = guard;
+    action = guard.action;
     if (block !== undefined) {
       s.messages.push(userMessage(block));
       s.steps.push({ round, tool, input: output, observation: block, status: 'blocked' });
@@ -115,14 +107,9 @@ export async function playAlfworldText(loop: LoopContext): Promise<Ending> {
     outputs.push(output);
 
     const postCtx = episode.alfworldContext({ hook: 'on_post_step', step: i, remaining: remaining - 1, raw, finalAction: action });
-    for (const { effect } of await loop.hook('on_post_step', postCtx, { round, tool })) {
-      if (effect.kind === 'inject_hint') {
-        s.messages.push(userMessage(effect.message));
-      } else {
-        forced = effect.action.trim().toLowerCase();
-        if (effect.message) s.messages.push(userMessage(effect.message));
-      }
-    }
+    const post = foldPostStep(await loop.hook('on_post_step', postCtx, { round, tool }), lowerAction);
+    for (const message of post.messages) s.messages.push(userMessage(message));
+    if (post.forced !== undefined) forced = post.forced;
 
     const last = outputs.slice(-ALFWORLD_IDENTICAL_OUTPUT_LIMIT);
     if (outputs.length > ALFWORLD_IDENTICAL_OUTPUT_LIMIT && last.every((o) => o === last[0])) {

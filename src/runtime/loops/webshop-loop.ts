@@ -1,6 +1,7 @@
 import { InternalError, toolMessage, userMessage, type ChatMessage } from '../../episode/index.js';
 import type { EnvironmentEpisode, ParsedCall } from '../../environments/environment.js';
 import type { WebShopEpisodeDriver } from '../../environments/webshop/webshop-environment.js';
+import { foldGuards, foldPostStep } from '../call-hooks.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
 
 const TASK_LIMIT_MESSAGE = 'Task limit reached.';
@@ -70,17 +71,10 @@ export async function playWebShop(loop: LoopContext): Promise<Ending> {
 
     const view = { tool: call.tool, value: call.firstValue ?? '', finalAction: action };
     const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: call.tool });
-    let block: string | undefined;
-    for (const { effect, trace } of guards) {
-      if (block !== undefined) {
-        trace.disposition = 'ignored';
-      } else if (effect.kind === 'block_and_prompt') {
-        block = effect.message;
-      } else {
-        action = episode.wrapAction(effect.action, call.tool);
-        if (effect.message) s.messages.push(userMessage(effect.message));
-      }
-    }
+    const guard = foldGuards(guards, action, (a) => episode.wrapAction(a, call.tool));
+    const { block } = guard;
+    action = guard.action;
+    for (const note of guard.notes) s.messages.push(userMessage(note));
     if (block !== undefined) {
       s.messages.push(userMessage(block));
       s.steps.push({ round, tool: call.tool, input: call.firstValue, observation: block, status: 'blocked' });
@@ -96,10 +90,9 @@ export async function playWebShop(loop: LoopContext): Promise<Ending> {
       episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }),
       { round, tool: call.tool },
     );
-    for (const { effect } of post) {
-      if (effect.kind === 'force_action') pendingForce = effect.action.includes('[') && effect.action.endsWith(']') ? effect.action : `click[${effect.action}]`;
-      if (effect.message) s.messages.push(userMessage(effect.message));
-    }
+    const after = foldPostStep(post, forcedClick);
+    for (const message of after.messages) s.messages.push(userMessage(message));
+    if (after.forced !== undefined) pendingForce = after.forced;
     lastAction = executed;
     if (out.done) {
       return { outcome: out.reward >= 1 ? 'success' : 'wrong_answer', reward: out.reward, detail: { action: executed, ...out.detail } };
@@ -107,6 +100,11 @@ export async function playWebShop(loop: LoopContext): Promise<Ending> {
   }
   s.messages.push(lastAction === undefined ? userMessage(TASK_LIMIT_MESSAGE) : toolMessage(lastCallId, TASK_LIMIT_MESSAGE));
   return { outcome: 'round_limit', reward: 0, detail: { reason: `no purchase within ${max} rounds` } };
+}
+
+/** A post-step force for WebShop: kept when it is already `verb[…]`, else a click on the value. */
+export function forcedClick(action: string): string {
+  return action.includes('[') && action.endsWith(']') ? action : `click[${action}]`;
 }
 
 function turnMessage(episode: WebShopEpisodeDriver, j: number, lastAction: string | undefined, lastCallId: string): ChatMessage {

@@ -2,7 +2,9 @@ import { InternalError, userMessage } from '../../episode/index.js';
 import type { ParsedCall } from '../../environments/environment.js';
 import { isWebShopTextEpisodeDriver } from '../../environments/webshop/webshop-environment.js';
 import { parseWebShopTextAction, WEBSHOP_TEXT_ACTION_PATTERN } from '../../environments/webshop/webshop-text-prompts.js';
+import { foldGuards, foldPostStep } from '../call-hooks.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
+import { forcedClick } from './webshop-loop.js';
 
 /** The hook-facing tool name of a text verb: hooks see the FC names, so FC patches run unchanged. */
 const TOOL_OF_VERB = { search: 'search_action', click: 'click_action' } as const;
@@ -65,17 +67,10 @@ export async function playWebShopText(loop: LoopContext): Promise<Ending> {
 
     const view = { tool, value: parsed.value, finalAction: action };
     const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: parsed.verb });
-    let block: string | undefined;
-    for (const { effect, trace } of guards) {
-      if (block !== undefined) {
-        trace.disposition = 'ignored';
-      } else if (effect.kind === 'block_and_prompt') {
-        block = effect.message;
-      } else {
-        action = episode.wrapAction(effect.action, tool);
-        if (effect.message) s.messages.push(userMessage(effect.message));
-      }
-    }
+    const guard = foldGuards(guards, action, (a) => episode.wrapAction(a, tool));
+    const { block } = guard;
+    action = guard.action;
+    for (const note of guard.notes) s.messages.push(userMessage(note));
     if (block !== undefined) {
       s.messages.push(userMessage(block));
       s.steps.push({ round, tool: parsed.verb, input: parsed.value, observation: block, status: 'blocked' });
@@ -90,10 +85,9 @@ export async function playWebShopText(loop: LoopContext): Promise<Ending> {
       episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }),
       { round, tool: parsed.verb },
     );
-    for (const { effect } of post) {
-      if (effect.kind === 'force_action') pendingForce = effect.action.includes('[') && effect.action.endsWith(']') ? effect.action : `click[${effect.action}]`;
-      if (effect.message) s.messages.push(userMessage(effect.message));
-    }
+    const after = foldPostStep(post, forcedClick);
+    for (const message of after.messages) s.messages.push(userMessage(message));
+    if (after.forced !== undefined) pendingForce = after.forced;
     if (out.done) {
       return { outcome: out.reward >= 1 ? 'success' : 'wrong_answer', reward: out.reward, detail: { action: executed, ...out.detail } };
     }

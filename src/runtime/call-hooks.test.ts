@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+
+import type { HookTraceEntry } from '../episode/index.js';
+import type { BeforeActionEffect, PostStepEffect } from '../hooks/hook-effects.js';
+import { foldGuards, foldPostStep, type FiredEffect } from './call-hooks.js';
+
+function fired<H extends 'on_before_action' | 'on_post_step'>(hook: H, effects: (H extends 'on_before_action' ? BeforeActionEffect : PostStepEffect)[]): FiredEffect<H>[] {
+  return effects.map((effect, hookIndex) => {
+    const trace: HookTraceEntry = { round: 1, hook, hookIndex, effect: effect.kind, disposition: 'applied' };
+    return { effect, trace } as FiredEffect<H>;
+  });
+}
+
+describe('folding hook effects of an action loop', () => {
+  it('guards: rewrites before a block apply, the first block wins, later effects are traced as ignored', () => {
+    const effects = fired('on_before_action', [
+      { kind: 'rewrite_action', action: 'A', message: 'rewritten' },
+      { kind: 'block_and_prompt', message: 'stop' },
+      { kind: 'force_action', action: 'B', message: 'late' },
+      { kind: 'block_and_prompt', message: 'second' },
+    ]);
+    const decision = foldGuards(effects, 'orig', (a) => `<${a}>`);
+    expect(decision).toEqual({ block: 'stop', action: '<A>', notes: ['rewritten'] });
+    expect(effects.map((e) => e.trace.disposition)).toEqual(['applied', 'applied', 'ignored', 'ignored']);
+  });
+
+  it('guards: without effects the agent action stands; the last rewrite wins', () => {
+    expect(foldGuards([], 'orig', (a) => a)).toEqual({ action: 'orig', notes: [] });
+    const effects = fired('on_before_action', [{ kind: 'rewrite_action', action: 'A' }, { kind: 'force_action', action: 'B', message: 'm' }]);
+    expect(foldGuards(effects, 'orig', (a) => a.toLowerCase())).toEqual({ action: 'b', notes: ['m'] });
+  });
+
+  it('post-step: hints and force messages in order, the last force for the next step', () => {
+    const effects = fired('on_post_step', [
+      { kind: 'inject_hint', message: 'h1' },
+      { kind: 'force_action', action: 'X' },
+      { kind: 'force_action', action: 'Y', message: 'forced' },
+    ]);
+    expect(foldPostStep(effects, (a) => `click[${a}]`)).toEqual({ forced: 'click[Y]', messages: ['h1', 'forced'] });
+    expect(foldPostStep([], (a) => a)).toEqual({ messages: [] });
+  });
+});
