@@ -36,7 +36,9 @@ let pool: SandboxPool;
 let target: ResolvedTarget;
 const dirs: string[] = [];
 beforeAll(async () => {
-  pool = createSandboxPool({ size: 2 });
+  // A semantic check, not a timing one: a generous hook budget keeps a loaded machine from turning a slow
+  // scheduler into a "timeout" fault. The 50 ms budget itself is tested in src/sandbox and sandbox-hostile.
+  pool = createSandboxPool({ size: 2, hookTimeoutMs: 1000 });
   target = await resolveTarget('sim:dbbench?seed=1', { dataDir });
 });
 afterAll(async () => {

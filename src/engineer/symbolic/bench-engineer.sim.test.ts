@@ -80,7 +80,8 @@ const scored = (records: EpisodeRecord[]) => records.filter((r) => !['model_erro
 const meanReward = (records: EpisodeRecord[]) => (records.reduce((s, r) => s + r.reward, 0) / Math.max(1, records.length)).toFixed(3);
 
 beforeAll(async () => {
-  pool = createSandboxPool({ size: 1 });
+  // The fault checks below are semantic; a generous budget keeps a loaded machine from causing timeouts.
+  pool = createSandboxPool({ size: 1, hookTimeoutMs: 1000 });
   await pool.ready();
 });
 

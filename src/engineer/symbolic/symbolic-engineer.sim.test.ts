@@ -72,7 +72,8 @@ let baseline: EpisodeRecord[];
 let result: EngineerResult;
 
 beforeAll(async () => {
-  pool = createSandboxPool({ size: 1 });
+  // The fault checks below are semantic; a generous budget keeps a loaded machine from causing timeouts.
+  pool = createSandboxPool({ size: 1, hookTimeoutMs: 1000 });
   target = await resolveTarget(SPEC, { dataDir });
   baseline = await play(NO_HOOKS);
   result = await createSymbolicEngineer().propose(engineerInput(baseline));
