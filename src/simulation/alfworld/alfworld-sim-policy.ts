@@ -114,15 +114,17 @@ export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; set
     const plan = planFor(game, first.content);
     const start = Math.max(messages.indexOf(first) + 1, from);
     const sim = new MindReplay(plan, settings, wording, from > 0 ? executedBefore(index, game, wording, messages, start) : []);
+    /** The target's previous turn: the action it meant and the reply it wrote. */
+    let previous: { action: string; reply: WireMsg } | undefined;
     for (let i = start; i < messages.length; i++) {
       const m = messages[i]!;
       if (m.role === 'assistant' && m.action !== undefined) {
         const next = messages[i + 1];
         if (next?.role === 'tool') {
-          sim.apply(next.content.startsWith('Nothing happens') ? 'nothing' : 'ok');
+          previous = { action: sim.apply(next.content.startsWith('Nothing happens') ? 'nothing' : 'ok'), reply: m };
           i++;
         } else if (next?.role === 'user') {
-          sim.apply('blocked');
+          previous = { action: sim.apply('blocked'), reply: m };
           i++;
         }
       } else if (m.role === 'user') {
@@ -131,6 +133,9 @@ export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; set
     }
     const { action, tag } = sim.intended();
     if (!textMode) return { kind: 'action', gameId: game.id, action, tag };
+    // Sending the same action again repeats the previous reply byte for byte, as a repeated tool call repeats
+    // its arguments in FC (a loose form is kept even when the admissible list has changed since).
+    if (previous !== undefined && previous.action === action && writesAction(previous.reply, action)) return { kind: 'action', gameId: game.id, action, tag, text: previous.reply.content };
     const admissible = currentAdmissible(messages);
     const text = replyText(settings.seed, game.id, action, tag, admissible);
     return { kind: 'action', gameId: game.id, action, tag, text };
@@ -225,7 +230,9 @@ function textView(messages: readonly WireMsg[]): WireMsg[] {
       continue;
     }
     if (m.role !== 'user') continue;
-    const isObservation = m.content.includes('AVAILABLE ACTIONS') || m.content.endsWith(' ');
+    // A block can itself mention "AVAILABLE ACTIONS", so the wording is no sign of an observation; the trailing
+    // whitespace is: "\n" after the current list, " " where the history reduction cut an answered one.
+    const isObservation = /[ \n]$/.test(m.content);
     if (afterAction && isObservation) {
       const cut = m.content.indexOf(' AVAILABLE ACTIONS');
       out.push({ role: 'tool', content: cut >= 0 ? m.content.slice(0, cut) + m.content.slice(cut).replace(/\n$/, '') : m.content.slice(0, -1), action: undefined });
@@ -235,6 +242,12 @@ function textView(messages: readonly WireMsg[]): WireMsg[] {
     afterAction = false;
   }
   return out;
+}
+
+/** Whether a v0.2 reply is this target's writing of `action` (the action itself or a loose form of it). */
+function writesAction(reply: WireMsg, action: string): boolean {
+  const written = reply.action?.trim();
+  return written !== undefined && (written === action || loosePhrasings(action).includes(written));
 }
 
 /** The admissible commands of the latest message that still lists them. */
@@ -435,10 +448,17 @@ class MindReplay {
     return undefined;
   }
 
-  apply(result: StepResult): void {
+  /** Replays one turn of the target against the reply it got; returns the action it sent. */
+  apply(result: StepResult): string {
     const m = this.m;
     const { action, tag } = this.intended();
     m.lastAction = action;
+    this.update(action, tag, result);
+    return action;
+  }
+
+  private update(action: string, tag: AlfworldSimTag, result: StepResult): void {
+    const m = this.m;
     if (result === 'blocked') {
       m.blocks++;
       const fault = this.faultBehind(tag);
@@ -491,7 +511,9 @@ class MindReplay {
       case 'skip_transform':
         if (m.skipped) {
           m.skipped = false;
-          if (m.w > p.finalPutAt) m.queue.push(`take ${this.finalPut.obj} from ${this.finalPut.dest}`);
+          // Take the object back only when the skipped plan had already put it down (a plan may end at the
+          // transform, with no put: then there is nothing to take back).
+          if (p.finalPutAt >= 0 && m.w > p.finalPutAt) m.queue.push(`take ${this.finalPut.obj} from ${this.finalPut.dest}`);
           m.w = this.detourStart;
         }
         break;
