@@ -10,6 +10,7 @@
  */
 import { resolveDataDir } from '../src/config/data-dir.js';
 import { createAlfworldGame, type AlfworldGame } from '../src/environments/alfworld/alfworld-engine.js';
+import { processAlfworldAction } from '../src/environments/alfworld/alfworld-environment.js';
 import { loadAlfworldGames, walkthroughFor } from '../src/environments/alfworld/load-games.js';
 import { ALFWORLD_WORDINGS, loadAlfworldLogic } from '../src/environments/alfworld/load-logic.js';
 
@@ -97,4 +98,30 @@ for (const wording of ALFWORLD_WORDINGS) {
   console.log(`  reset (fresh state, intro, admissible): ${summary(b.reset)}`);
   console.log(`  walkthrough steps: ${(b.walkSteps / (b.walkMs / 1000)).toFixed(0)} steps/s (${b.walkSteps} steps, ${(b.walkMs / b.walkSteps).toFixed(3)} ms/step)`);
   console.log(`  random-policy steps: ${(b.randSteps / (b.randMs / 1000)).toFixed(0)} steps/s (${b.randSteps} steps, ${(b.randMs / b.randSteps).toFixed(3)} ms/step)`);
+}
+
+// The free-text mapping (process_action): how long it takes to map a text that is not admissible onto the
+// nearest admissible command with sentence BLEU, over the admissible lists along each walkthrough.
+{
+  const texts: { text: string; command: string; admissible: string[] }[] = [];
+  for (const g of games) {
+    const game = createAlfworldGame(g, { wording: '2.1.1', logic });
+    let admissible = game.reset().admissible;
+    for (const command of walkthroughFor(g, '2.1.1')) {
+      // A loose wording of the expert's command: articles added, instance numbers dropped.
+      texts.push({ text: command.replace(/ \d+/g, '').replace(/^(\w+) /, '$1 the '), command, admissible });
+      admissible = game.step(command).admissible;
+    }
+  }
+  const times: number[] = [];
+  let expert = 0;
+  for (const { text, command, admissible } of texts) {
+    const m0 = performance.now();
+    const action = processAlfworldAction(text, admissible);
+    times.push(performance.now() - m0);
+    if (action === command) expert++;
+  }
+  const meanList = texts.reduce((n, x) => n + x.admissible.length, 0) / texts.length;
+  console.log(`-- free-text mapping (BLEU against ${meanList.toFixed(0)} admissible commands on average)`);
+  console.log(`  map one loose text: ${summary(times)}; ${expert}/${texts.length} mapped onto the expert's own command`);
 }
