@@ -54,6 +54,10 @@ describe('RunStore', () => {
     const dir = path.join(root, 'c');
     RunStore.create(dir, manifest([0])).close();
     expect(() => RunStore.create(dir, manifest([0]))).toThrow(/already holds a run/);
-    expect(() => RunStore.open(dir, manifest([0, 1]))).toThrow(/Cannot resume/);
+    expect(() => RunStore.open(dir, manifest([0, 1]))).toThrow(/Cannot resume .*\(taskIndices: \[0\] → \[0,1\]\)/);
+    expect(() => RunStore.open(dir, { ...manifest([0]), options: { protocol: 'alfworld-text-v0.2' } })).toThrow(/\(options\.protocol: \(unset\) → "alfworld-text-v0\.2"\)/);
+    const same = RunStore.open(dir, { ...manifest([0]), runId: 'other', createdAt: 'later' });
+    expect(same.manifest.runId).toBe('r');
+    same.close();
   });
 });

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 
 import { ConfigError, EPISODE_RECORD_VERSION, isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
 import { JsonlLog } from './jsonl-log.js';
-import { RUN_MANIFEST_VERSION, manifestIdentity, type RunManifest } from './run-manifest.js';
+import { RUN_MANIFEST_VERSION, manifestDifferences, manifestIdentity, type RunManifest } from './run-manifest.js';
 
 export interface EpisodeTiming {
   index: number;
@@ -76,7 +76,7 @@ export class RunStore {
     }
     if (expect && manifestIdentity(expect) !== manifestIdentity(manifest)) {
       throw new ConfigError({
-        message: `Cannot resume ${dir}: it was started with different settings (${manifest.bench}/${manifest.split}, target ${manifest.target.spec}, ${manifest.taskIndices.length} tasks). Resume with the same flags, or start a new --run-dir.`,
+        message: `Cannot resume ${dir}: it was started with different settings (${manifestDifferences(manifest, expect).join('; ')}). Resume with the same flags, or start a new --run-dir.`,
         field: 'resume',
       });
     }
