@@ -173,6 +173,7 @@ Examples:
   harness-r1 run --bench dbbench --tasks 0:60 --target sim:dbbench --patch patch.json     # rerun with a patch
   harness-r1 run --bench alfworld --split dev --target sim:alfworld                       # 20 ALFWorld games
   harness-r1 run --bench webshop --tasks 0:100 --target sim:webshop                       # WebShop goals
+  harness-r1 run --bench alfworld --protocol v0.2 --target sim:alfworld                # AgentBench's v0.2 text protocol
 
 Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.`,
     )
