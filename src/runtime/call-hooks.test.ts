@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { HookTraceEntry } from '../episode/index.js';
-import type { BeforeActionEffect, PostStepEffect } from '../hooks/hook-effects.js';
-import { foldGuards, foldPostStep, type FiredEffect } from './call-hooks.js';
+import type { BeforeActionEffect, InitEffect, PostStepEffect } from '../hooks/hook-effects.js';
+import { foldGuards, foldInit, foldPostStep, type FiredEffect } from './call-hooks.js';
 
 function fired<H extends 'on_before_action' | 'on_post_step'>(hook: H, effects: (H extends 'on_before_action' ? BeforeActionEffect : PostStepEffect)[]): FiredEffect<H>[] {
   return effects.map((effect, hookIndex) => {
@@ -38,5 +38,12 @@ describe('folding hook effects of an action loop', () => {
     ]);
     expect(foldPostStep(effects, (a) => `click[${a}]`)).toEqual({ forced: 'click[Y]', messages: ['h1', 'forced'] });
     expect(foldPostStep([], (a) => a)).toEqual({ messages: [] });
+  });
+
+  it('init: every skill and every tool hint, in patch order', () => {
+    const effects: InitEffect[] = [{ kind: 'init', skills: ['a', 'b'], toolHint: 'use x' }, { kind: 'init', skills: [], toolHint: '' }, { kind: 'init', skills: ['c'], toolHint: 'use y' }];
+    const firedInit = effects.map((effect, hookIndex) => ({ effect, trace: { round: 0, hook: 'on_init' as const, hookIndex, effect: 'init', disposition: 'applied' as const } }));
+    expect(foldInit(firedInit)).toEqual({ skills: ['a', 'b', 'c'], toolHints: ['use x', 'use y'] });
+    expect(foldInit([])).toEqual({ skills: [], toolHints: [] });
   });
 });

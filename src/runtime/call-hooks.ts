@@ -58,6 +58,16 @@ function describeEffect(effect: HookEffectByName[HookName]): string {
   }
 }
 
+/** The on_init effects of all hooks, in patch order: every skill, and every tool hint. */
+export function foldInit(fired: readonly FiredEffect<'on_init'>[]): { skills: string[]; toolHints: string[] } {
+  const init = { skills: [] as string[], toolHints: [] as string[] };
+  for (const { effect } of fired) {
+    init.skills.push(...effect.skills);
+    if (effect.toolHint) init.toolHints.push(effect.toolHint);
+  }
+  return init;
+}
+
 /** What the on_before_action effects of one step decided. */
 export interface GuardDecision {
   /** The first block's message; the step is not executed. */

@@ -1,6 +1,6 @@
 import { InternalError, toolMessage, userMessage } from '../../episode/index.js';
 import type { EnvironmentEpisode } from '../../environments/environment.js';
-import { foldGuards, foldPostStep } from '../call-hooks.js';
+import { foldGuards, foldInit, foldPostStep } from '../call-hooks.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
 
 /** Where an ALFWorld hook is called, with the agent's raw output and the action the loop will execute. */
@@ -58,14 +58,9 @@ export async function playAlfworld(loop: LoopContext): Promise<Ending> {
   if (!isAlfworldLoopEpisode(episode)) throw new InternalError({ message: 'The alfworld loop needs an ALFWorld episode (processAction, alfworldContext, stepAction).' });
   const s = loop.state;
   const max = episode.maxRounds;
-  const skills: string[] = [];
-  const toolHints: string[] = [];
   const initCtx = episode.alfworldContext({ hook: 'on_init', step: 0, remaining: max, raw: '', finalAction: '' });
-  for (const { effect } of await loop.hook('on_init', initCtx, { round: 0 })) {
-    skills.push(...effect.skills);
-    if (effect.toolHint) toolHints.push(effect.toolHint);
-  }
-  s.messages.push({ role: 'system', content: episode.systemPrompt({ skills, toolHints }) });
+  const init = foldInit(await loop.hook('on_init', initCtx, { round: 0 }));
+  s.messages.push({ role: 'system', content: episode.systemPrompt(init) });
   s.messages.push(userMessage(episode.firstUserMessage()));
 
   let forced: string | undefined;

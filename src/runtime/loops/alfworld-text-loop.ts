@@ -3,7 +3,7 @@ import type { EnvironmentEpisode } from '../../environments/environment.js';
 import { trimAvailableActions } from '../../environments/alfworld/alfworld-prompts.js';
 import { pyStrip } from '../../python/python-text.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
-import { foldGuards, foldPostStep } from '../call-hooks.js';
+import { foldGuards, foldInit, foldPostStep } from '../call-hooks.js';
 import { ALFWORLD_IDENTICAL_OUTPUT_LIMIT, lowerAction, type AlfworldLoopEpisode } from './alfworld-loop.js';
 
 /** The text episode: the FC loop's operations plus the v0.2 opening (instruction, reply, one-shot, task). */
@@ -50,14 +50,8 @@ export async function playAlfworldText(loop: LoopContext): Promise<Ending> {
   if (!isAlfworldTextLoopEpisode(episode)) throw new InternalError({ message: 'The alfworld-text loop needs an ALFWorld v0.2 episode (openingMessages, processAction, alfworldContext, stepAction).' });
   const s = loop.state;
   const max = episode.maxRounds;
-  const skills: string[] = [];
-  const toolHints: string[] = [];
   const initCtx = episode.alfworldContext({ hook: 'on_init', step: 0, remaining: max, raw: '', finalAction: '' });
-  for (const { effect } of await loop.hook('on_init', initCtx, { round: 0 })) {
-    skills.push(...effect.skills);
-    if (effect.toolHint) toolHints.push(effect.toolHint);
-  }
-  s.messages.push(...episode.openingMessages({ skills, toolHints }));
+  s.messages.push(...episode.openingMessages(foldInit(await loop.hook('on_init', initCtx, { round: 0 }))));
   /** Where the observation message with the current AVAILABLE ACTIONS list sits (first: the task message). */
   let observationAt = s.messages.length - 1;
   // The instruction, the acknowledgement and the one-shot example are the preamble; the task message is not.

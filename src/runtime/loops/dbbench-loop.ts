@@ -1,6 +1,6 @@
 import type { ToolCall } from '../../episode/index.js';
 import { toolMessage, userMessage } from '../../episode/index.js';
-import type { FiredEffect } from '../call-hooks.js';
+import { foldInit, type FiredEffect } from '../call-hooks.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
 
 /**
@@ -12,13 +12,8 @@ import type { Ending, LoopContext } from '../episode-loop.js';
 export async function playDbBench(loop: LoopContext): Promise<Ending> {
   const { episode, state: s } = loop;
   const max = episode.maxRounds;
-  const skills: string[] = [];
-  const toolHints: string[] = [];
-  for (const { effect } of await loop.hook('on_init', episode.hookContext({ hook: 'on_init', round: 0, remaining: max }), { round: 0 })) {
-    skills.push(...effect.skills);
-    if (effect.toolHint) toolHints.push(effect.toolHint);
-  }
-  s.messages.push({ role: 'system', content: episode.systemPrompt({ skills, toolHints }) });
+  const init = foldInit(await loop.hook('on_init', episode.hookContext({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }));
+  s.messages.push({ role: 'system', content: episode.systemPrompt(init) });
   s.messages.push(userMessage(episode.firstUserMessage()));
 
   for (let r = 0; r < max; r++) {

@@ -1,7 +1,7 @@
 import { InternalError, toolMessage, userMessage, type ChatMessage } from '../../episode/index.js';
 import type { EnvironmentEpisode, ParsedCall } from '../../environments/environment.js';
 import type { WebShopEpisodeDriver } from '../../environments/webshop/webshop-environment.js';
-import { foldGuards, foldPostStep } from '../call-hooks.js';
+import { foldGuards, foldInit, foldPostStep } from '../call-hooks.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
 
 const TASK_LIMIT_MESSAGE = 'Task limit reached.';
@@ -26,16 +26,9 @@ export async function playWebShop(loop: LoopContext): Promise<Ending> {
   const { episode, state: s } = loop;
   if (!isDriver(episode)) throw new InternalError({ message: `The WebShop loop needs a WebShop episode, got ${episode.task.bench}.` });
   const max = episode.maxRounds;
-  const skills: string[] = [];
-  const toolHints: string[] = [];
-  for (const { effect } of await loop.hook('on_init', episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 })) {
-    skills.push(...effect.skills);
-    if (effect.toolHint) {
-      toolHints.push(effect.toolHint);
-      episode.applyToolHint(effect.toolHint);
-    }
-  }
-  s.messages.push({ role: 'system', content: episode.systemPrompt({ skills, toolHints }) });
+  const init = foldInit(await loop.hook('on_init', episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }));
+  for (const hint of init.toolHints) episode.applyToolHint(hint);
+  s.messages.push({ role: 'system', content: episode.systemPrompt(init) });
 
   let lastAction: string | undefined;
   let lastCallId = '';

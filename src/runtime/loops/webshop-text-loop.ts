@@ -2,7 +2,7 @@ import { InternalError, userMessage } from '../../episode/index.js';
 import type { ParsedCall } from '../../environments/environment.js';
 import { isWebShopTextEpisodeDriver } from '../../environments/webshop/webshop-environment.js';
 import { parseWebShopTextAction, WEBSHOP_TEXT_ACTION_PATTERN } from '../../environments/webshop/webshop-text-prompts.js';
-import { foldGuards, foldPostStep } from '../call-hooks.js';
+import { foldGuards, foldInit, foldPostStep } from '../call-hooks.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
 import { forcedClick } from './webshop-loop.js';
 
@@ -32,13 +32,7 @@ export async function playWebShopText(loop: LoopContext): Promise<Ending> {
   const { episode, state: s } = loop;
   if (!isWebShopTextEpisodeDriver(episode)) throw new InternalError({ message: `The WebShop text loop needs a WebShop v0.2 episode, got ${episode.task.bench}.` });
   const max = episode.maxRounds;
-  const skills: string[] = [];
-  const toolHints: string[] = [];
-  for (const { effect } of await loop.hook('on_init', episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 })) {
-    skills.push(...effect.skills);
-    if (effect.toolHint) toolHints.push(effect.toolHint);
-  }
-  s.messages.push(...episode.openingMessages({ skills, toolHints }));
+  s.messages.push(...episode.openingMessages(foldInit(await loop.hook('on_init', episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }))));
   s.preamble = s.messages.length;
 
   let pendingForce: string | undefined;
