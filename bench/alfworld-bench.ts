@@ -13,6 +13,7 @@ import { createAlfworldGame, type AlfworldGame } from '../src/environments/alfwo
 import { processAlfworldAction } from '../src/environments/alfworld/alfworld-environment.js';
 import { loadAlfworldGames, walkthroughFor } from '../src/environments/alfworld/load-games.js';
 import { ALFWORLD_WORDINGS, loadAlfworldLogic } from '../src/environments/alfworld/load-logic.js';
+import { seededRandom } from './seeded-random.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -26,17 +27,6 @@ function summary(values: number[]): string {
   return `p50 ${at(0.5).toFixed(3)} ms  p99 ${at(0.99).toFixed(3)} ms  mean ${mean.toFixed(3)} ms  (n=${s.length})`;
 }
 
-/** A small deterministic PRNG (mulberry32), so runs are comparable. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const repeat = Number(arg('--repeat', '3'));
 const randomSteps = Number(arg('--random-steps', '50'));
@@ -76,7 +66,7 @@ for (const wording of ALFWORLD_WORDINGS) {
       walkMs += performance.now() - s0;
       walkSteps += plan.length;
     });
-    const next = random(seed);
+    const next = seededRandom(seed);
     let randSteps = 0;
     let randMs = 0;
     for (const game of instances) {

@@ -13,20 +13,10 @@ import { createAlfworldGame } from '../../src/environments/alfworld/alfworld-eng
 import { loadAlfworldLogic } from '../../src/environments/alfworld/load-logic.js';
 import { loadAlfworldGames, walkthroughFor } from '../../src/environments/alfworld/load-games.js';
 import { loadAlfworldSplit } from '../../src/environments/alfworld/splits.js';
+import { seededRandom } from '../seeded-random.js';
 
-/** mulberry32, so the cases are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-const rand = random(20260722);
+const rand = seededRandom(20260722);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
 function variants(command: string, admissible: readonly string[]): string[] {
