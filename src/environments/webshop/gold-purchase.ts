@@ -66,7 +66,7 @@ export function playGoldPurchase(engine: WebShopEngine, index: number, session: 
   const wanted = goalOptionValues(goal.goalOptions);
   const available = step.clickables.slice(step.clickables.indexOf('buy now') + 1);
   for (const value of wanted) {
-    const choice = pickOption(value, available);
+    const choice = matchOptionValue(value, available);
     if (choice === undefined) return { ...base, reward: 0, steps, query, problem: `goal option '${value}' matches no option value on the product page` };
     act(`click[${choice}]`);
   }
@@ -102,7 +102,11 @@ function searchable(text: string): string {
   return text.replace(/[[\]\r\n]/g, ' ').trim();
 }
 
-function pickOption(wanted: string, available: readonly string[]): string | undefined {
+/**
+ * The clickable option value that stands for a goal option: the same text, else the value whose colour-
+ * normalized token-set ratio with it is highest and above 85 (the reward's own option match).
+ */
+export function matchOptionValue(wanted: string, available: readonly string[]): string | undefined {
   const lower = wanted.toLowerCase();
   if (available.includes(lower)) return lower;
   let best: { value: string; score: number } | undefined;

@@ -1,8 +1,7 @@
 import type { WebShopGoal } from '../../environments/webshop/goals.js';
-import { normalizeColor } from '../../environments/webshop/normalize-color.js';
+import { matchOptionValue } from '../../environments/webshop/gold-purchase.js';
 import { extractInstructionText } from '../../environments/webshop/requirement-parser.js';
 import { goalOptionValues } from '../../environments/webshop/reward.js';
-import { tokenSetRatio } from '../../environments/webshop/token-set-ratio.js';
 import type { WebShopEngine } from '../../environments/webshop/webshop-engine.js';
 import { WEBSHOP_TEXT_ACTION_HINTS_HEADER } from '../../environments/webshop/webshop-text-prompts.js';
 import { simChance, simHash } from '../dbbench/sim-rng.js';
@@ -130,7 +129,7 @@ function buildPlan(engine: WebShopEngine, index: number): GoalPlan {
   const product = engine.catalogue.byAsin.get(goal.asin);
   const available = (product?.options ?? []).flatMap((o) => o.values.map((v) => v.toLowerCase()));
   const options = goalOptionValues(goal.goalOptions)
-    .map((value) => pickOption(value, available))
+    .map((value) => matchOptionValue(value, available))
     .filter((v): v is string => v !== undefined);
   return {
     index,
@@ -151,17 +150,6 @@ export function goalWords(instruction: string): string {
   text = text.replace(/\s+with\s+[a-z ]+:\s.*$/, '');
   text = text.replace(/^(?:find me|i need|i want|i am looking for|i'm looking for|looking for|get me|buy me|show me)\s+/, '');
   return text.replace(/,/g, '').replace(/\s+/g, ' ').trim();
-}
-
-function pickOption(wanted: string, available: readonly string[]): string | undefined {
-  const lower = wanted.toLowerCase();
-  if (available.includes(lower)) return lower;
-  let best: { value: string; score: number } | undefined;
-  for (const value of available) {
-    const score = tokenSetRatio(normalizeColor(value), normalizeColor(lower));
-    if (score > 85 && (!best || score > best.score)) best = { value, score };
-  }
-  return best?.value;
 }
 
 /**
