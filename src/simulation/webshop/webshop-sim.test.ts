@@ -4,15 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { resolveDataDir } from '../../config/data-dir.js';
 import type { EpisodeRecord } from '../../episode/index.js';
-import { createWebShopEnvironment, loadSharedWebShopEngine } from '../../environments/webshop/webshop-environment.js';
-import { createNativeHookProvider, NO_HOOKS, type NativeHook } from '../../hooks/native-hooks.js';
+import { loadSharedWebShopEngine } from '../../environments/webshop/webshop-environment.js';
+import { createNativeHookProvider, type NativeHook } from '../../hooks/native-hooks.js';
 import type { HookProvider } from '../../hooks/hook-provider.js';
-import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../models/fake-openai-server.js';
-import { createOpenAICompatibleModel } from '../../models/openai-compatible-model.js';
-import { runEpisode } from '../../runtime/run-episode.js';
 import { DEFAULT_WEBSHOP_FAULT_RATES, faultsNamedByHint, parseWebShopFaultSpec, parseWebShopSimQuery } from './fault-profile.js';
 import { goalWords } from './webshop-sim-policy.js';
-import { createWebShopSimHandler, toWebShopSimHttpReply, type WebShopSimHandlerOptions } from './wire-handler.js';
+import { createWebShopSimTestbed } from './sim-testbed.fixture.js';
+import { createWebShopSimHandler, toWebShopSimHttpReply } from './wire-handler.js';
 
 const dataDir = resolveDataDir();
 const present = existsSync(path.join(dataDir, 'webshop', 'items_shuffle_1000.json'));
@@ -37,34 +35,10 @@ describe('WebShop sim settings', () => {
 
 describe.skipIf(!present)('simulated WebShop target, end to end', () => {
   const engine = present ? loadSharedWebShopEngine(dataDir, 'synthetic') : undefined!;
-  const env = present ? createWebShopEnvironment({ dataDir, goals: 'synthetic', engine }) : undefined!;
-  const servers: FakeOpenAIServer[] = [];
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.close()));
-  });
-
-  async function target(options: Omit<WebShopSimHandlerOptions, 'dataDir' | 'engine'>) {
-    const handler = createWebShopSimHandler({ dataDir, engine, ...options });
-    const server = await startFakeOpenAIServer({
-      recordRequests: false,
-      models: ['sim-webshop'],
-      handler: (request) => {
-        const reply = toWebShopSimHttpReply(handler(request));
-        return { kind: 'raw', status: reply.status, body: reply.body };
-      },
-    });
-    servers.push(server);
-    return createOpenAICompatibleModel({ baseURL: server.url, model: 'sim-webshop', label: 'sim:webshop (simulated target)', retry: { maxAttempts: 1 } });
-  }
-
-  async function playAll(model: Awaited<ReturnType<typeof target>>, indices: number[], hooks: HookProvider = NO_HOOKS): Promise<EpisodeRecord[]> {
-    const records: EpisodeRecord[] = [];
-    for (const index of indices) {
-      const { record } = await runEpisode({ model, episode: await env.openEpisode(index), hooks: await hooks.openEpisode() });
-      records.push(record);
-    }
-    return records;
-  }
+  const bed = present ? createWebShopSimTestbed({ dataDir, engine, protocol: 'fc' }) : undefined!;
+  afterAll(() => bed.close());
+  const target = (options: Parameters<typeof bed.target>[0]) => bed.target(options);
+  const playAll = (model: Awaited<ReturnType<typeof target>>, indices: number[], hooks?: HookProvider) => bed.playAll(model, indices, hooks);
 
   const first = (n: number) => Array.from({ length: n }, (_, i) => i);
   const successRate = (records: EpisodeRecord[]) => records.filter((r) => r.outcome === 'success').length / records.length;
