@@ -121,10 +121,11 @@ describe('the DBBench full_think_patch prompt', () => {
 });
 
 describe('engineer prompts for other benchmarks', () => {
-  it('refuse the DBBench-only revision context with a configuration error', () => {
-    expect(() => renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'E', revisionContext: 'R' })).toThrow(
-      /revision context exists for dbbench only, not for webshop/,
-    );
+  it('append a revision context after the evidence, as DBBench does, leaving the static prefix alone', () => {
+    const first = renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'E' });
+    const second = renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'E', revisionContext: 'R' });
+    expect(second.user).toBe(`${first.user}\n\nR`);
+    expect(second.staticPrefixSha256).toBe(first.staticPrefixSha256);
     expect(buildFailurePacket(engineerInput(records, { bench: 'alfworld' })).format).toBe('alfworld-trace-packet-v1');
   });
 });

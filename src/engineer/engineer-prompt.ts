@@ -6,17 +6,20 @@
  * contract), the runtime context, the marker and the evidence, with the stricter no-leak system text.
  * WebShop: scope line, (prefill sentence with `prefill_think_patch`), patch format, marker, packet.
  * ALFWorld: scope line, patch format, marker, packet, with the same full wording for both protocols.
+ * Every benchmark may end with a second-pass revision context: DBBench's (`revision-context.ts`) or the
+ * WebShop/ALFWorld one (`trace-revision-context.ts`).
  *
  * Everything before the marker is static for a given (PROMPT_VERSION, benchmark, protocol); its SHA-256
  * is returned so artifacts can prove that training and evaluation used the same prompt.
  */
-import { ConfigError, InternalError, type ChatMessage } from '../episode/index.js';
+import { InternalError, type ChatMessage } from '../episode/index.js';
 import type { Benchmark } from '../patch/index.js';
 import type { EngineerInput } from './engineer.js';
 import { buildFailurePacket, EngineerFormatUnavailableError, hasPacketFormat, type FailurePacket } from './failure-packet.js';
 import type { PacketLimitsByBench } from './packet-limits.js';
 import { PROMPT_VERSION, renderPromptTemplate, sha256 } from './prompt-templates.js';
 import { buildRevisionContext, type PreviousAttempt } from './revision-context.js';
+import { buildTraceRevisionContext } from './trace-revision-context.js';
 
 /** The literal line the evidence always follows; tools split prompts on it (§2.1). */
 export const EVIDENCE_MARKER = 'Observed no-harness rollout evidence:';
@@ -118,15 +121,12 @@ function renderBenchTexts(bench: Benchmark, prefill: boolean, evidence: string):
 }
 
 /**
- * Assembles the prompt around an evidence text. The revision context (§2.8) is DBBench's; for WebShop
- * and ALFWorld it is refused as a configuration error.
+ * Assembles the prompt around an evidence text; a revision context (§2.8), when given, follows the
+ * evidence after a blank line.
  */
 export function renderEngineerPrompt(options: RenderEngineerPromptOptions): EngineerPrompt {
   const { bench, protocol } = options;
   if (!hasPacketFormat(bench)) throw new EngineerFormatUnavailableError(bench, 'engineer prompt');
-  if (options.revisionContext !== undefined && bench !== 'dbbench') {
-    throw new ConfigError({ message: `The second-pass revision context exists for dbbench only, not for ${bench}.`, field: 'revision' });
-  }
   const prefill = protocol === 'prefill_think_patch';
   const { system, user: body } = renderBenchTexts(bench, prefill, options.evidence);
   const user = options.revisionContext === undefined ? body : `${body}\n\n${options.revisionContext}`;
@@ -170,7 +170,7 @@ export interface BuildEngineerPromptOptions {
   protocol: EngineerPromptProtocol;
   /** Budget overrides of the failure packet (defaults are the original's); keys of another benchmark's budgets are ignored. */
   packetLimits?: Partial<PacketLimitsByBench[Benchmark]>;
-  /** A previous attempt on this batch: adds the second-pass revision context. */
+  /** A previous attempt on this batch: adds the benchmark's second-pass revision context. */
   previous?: PreviousAttempt;
 }
 
@@ -182,7 +182,12 @@ export function buildEngineerPrompt(input: EngineerInput, options: BuildEngineer
     bench: input.bench,
     protocol: options.protocol,
     evidence: packet.text,
-    ...(options.previous === undefined ? {} : { revisionContext: buildRevisionContext(options.previous) }),
+    ...(options.previous === undefined ? {} : { revisionContext: revisionContextOf(input, options.previous) }),
   });
   return { prompt, packet };
+}
+
+/** DBBench keeps its own section unchanged; WebShop and ALFWorld name tasks by their position in the batch. */
+function revisionContextOf(input: EngineerInput, previous: PreviousAttempt): string {
+  return input.bench === 'dbbench' ? buildRevisionContext(previous) : buildTraceRevisionContext(input.bench, previous, { taskIndices: input.taskIndices });
 }

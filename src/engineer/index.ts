@@ -41,5 +41,7 @@ export { PROMPT_VERSION, PROMPT_TEMPLATE_SHA256, loadPromptTemplate, fillTemplat
 export type { PromptTemplateName } from './prompt-templates.js';
 export { buildRevisionContext, REVISION_LIMITS } from './revision-context.js';
 export type { PreviousAttempt, RevisionLimits } from './revision-context.js';
+export { batchPositions, buildTraceRevisionContext, renderTraceRevisionContext, TRACE_REVISION_LIMITS } from './trace-revision-context.js';
+export type { TraceRevisionContext, TraceRevisionLimits, TraceRevisionOptions } from './trace-revision-context.js';
 export { createLlmEngineer, DEFAULT_ENGINEER_MAX_TOKENS, DEFAULT_ENGINEER_TEMPERATURE } from './llm-engineer.js';
 export type { LlmEngineerOptions } from './llm-engineer.js';

@@ -212,27 +212,29 @@ describe('createLlmEngineer against an OpenAI-compatible server (prefill_think_p
     expect(result.notes).toContain('second-pass revision context included');
   });
 
-  it('dispatches on the benchmark: WebShop and ALFWorld get their own packet and prompt', async () => {
-    const previous = {
-      result: { tasks: 4, baselinePass: 2, patchedPass: 1 },
-      flips: { correctToWrong: [1], wrongToCorrect: [] },
-      rawOutput: 'x',
-      patch: {},
-    };
+  it('dispatches on the benchmark: WebShop and ALFWorld get their own packet, prompt and revision context', async () => {
     for (const bench of ['webshop', 'alfworld'] as const) {
       const episodes = await runSimTraceBaseline(bench, [0, 1, 2, 3]);
       const input = engineerInput(episodes, { bench });
+      const previous = {
+        result: { tasks: 4, baselinePass: 2, patchedPass: 1 },
+        flips: { correctToWrong: [1], wrongToCorrect: [] },
+        rawOutput: 'x',
+        patch: {},
+        regressions: episodes.filter((e) => e.task.index === 1),
+      };
       const { engineer, server: fake } = await engineerWith([{ kind: 'text', content: `${REASONING}\n</think>\n<patch>\n{}\n</patch>` }], { revision: previous });
       const result = ok(await engineer.propose(input));
-      const { prompt, packet } = buildEngineerPrompt(input, { protocol: 'prefill_think_patch' });
+      const { prompt, packet } = buildEngineerPrompt(input, { protocol: 'prefill_think_patch', previous });
       const body = fake.requests[0]!.body as { messages: Array<{ role: string; content: string }> };
       expect(body.messages).toEqual([
         { role: 'system', content: prompt.system },
         { role: 'user', content: prompt.user },
         { role: 'assistant', content: PREFILL_THINK },
       ]);
-      expect(prompt.user).toContain(`${EVIDENCE_MARKER}\n\n${packet.text}`);
-      expect(result.notes ?? []).toContain(`second-pass revision context left out: it exists for dbbench only, not ${bench}`);
+      expect(prompt.user).toContain(`${EVIDENCE_MARKER}\n\n${packet.text}\n\n## Second-pass revision context\n`);
+      expect(prompt.user).toContain('- regressed (passed without the patch, fail with it): 2\n');
+      expect(result.notes ?? []).toContain('second-pass revision context included');
       expect((result.notes ?? []).some((n) => n.startsWith(`packet ${bench}-trace-packet-v1:`))).toBe(true);
       await fake.close();
       server = undefined;

@@ -12,7 +12,8 @@
  *
  * Expected failures are values: a request that fails after the model's retries, or an answer that stays
  * empty after one more try, gives `{ status: 'request_failed' }` (scored as no patch). Only
- * misconfiguration throws. The prompt and packet follow `input.bench` (DBBench, WebShop or ALFWorld).
+ * misconfiguration throws. The prompt, packet and revision context follow `input.bench` (DBBench, WebShop
+ * or ALFWorld).
  */
 import { isModelCallError, type ChatModel, type ChatResponse } from '../models/chat-model.js';
 import { reassembleEngineerText, type ReassembleOptions } from '../patch/index.js';
@@ -76,9 +77,8 @@ export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
     revise: (previous) => createLlmEngineer({ ...options, revision: previous }),
 
     async propose(input: EngineerInput): Promise<EngineerResult> {
-      const offered = typeof options.revision === 'function' ? options.revision(input) : options.revision;
-      // The second-pass revision context (§2.8) is DBBench's; other benchmarks get the first-pass prompt.
-      const previous = input.bench === 'dbbench' ? offered : undefined;
+      // The second-pass revision context (§2.8): DBBench's own section, or the WebShop/ALFWorld one.
+      const previous = typeof options.revision === 'function' ? options.revision(input) : options.revision;
       const { prompt, packet } = buildEngineerPrompt(input, {
         protocol: options.protocol,
         ...(options.packetLimits === undefined ? {} : { packetLimits: options.packetLimits }),
@@ -90,7 +90,6 @@ export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
         `packet ${packet.format}: ${packet.stats.included} of ${packet.stats.failures} failure traces, ${packet.stats.excluded.total} infrastructure-failed episode(s) excluded${packet.stats.truncated ? ', truncated' : ''}`,
       ];
       if (previous !== undefined) notes.push('second-pass revision context included');
-      else if (offered !== undefined) notes.push(`second-pass revision context left out: it exists for dbbench only, not ${input.bench}`);
 
       let response: ChatResponse | undefined;
       let text = '';

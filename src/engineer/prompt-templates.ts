@@ -20,7 +20,9 @@ import { InternalError } from '../episode/index.js';
 /**
  * The version of every engineer prompt text below; recorded with each prompt sent. The WebShop and
  * ALFWorld templates were added under v1 without changing a byte of the DBBench ones, so every prompt
- * that v1 could already produce is unchanged; any edit of a pinned file still needs a new version.
+ * that v1 could already produce is unchanged; any edit of a pinned file still needs a new version. The
+ * WebShop/ALFWorld revision template (`trace-revision.v1.md`) was added the same way: it only appears in
+ * second-pass prompts of those benchmarks, which v1 could not produce before.
  */
 export const PROMPT_VERSION = 'harness-r1-engineer-prompt-v1';
 
@@ -45,6 +47,7 @@ export const PROMPT_TEMPLATE_SHA256 = {
   'alfworld-system.v1.md': 'a0bf5ca305e837fa05d1c549843e9f739e1f36fcc2e2816730095c46b02911de',
   'alfworld-user.v1.md': '46e8019d5949334a37b2e89c0aab8dc6f6441940e90d8d8098910d7e516db866',
   'alfworld-schema.v1.md': '62dc296b1844cbe30e17fb1c9ba8b1b7756c9cb52fb8c748557440eccd373ef1',
+  'trace-revision.v1.md': '75a384edf424a4aa7f341a2a866c42f71acc68bdd4840f18282c9fecb11071ca',
 } as const satisfies Record<string, string>;
 
 export type PromptTemplateName = keyof typeof PROMPT_TEMPLATE_SHA256;

@@ -1,5 +1,5 @@
 /**
- * The optional DBBench second pass (protocol.md §2.8): after a patch was installed and the batch rerun,
+ * The optional DBBench second pass (protocol.md §2.8; WebShop and ALFWorld: `trace-revision-context.ts`): after a patch was installed and the batch rerun,
  * the engineer gets the same prompt plus a "Second-pass revision context" section after the evidence,
  * with the previous result, the flipped tasks, its previous output and patch, and traces of the rerun.
  * Traces are rendered from the patched episodes' messages and outcomes only, like the evidence.
@@ -24,6 +24,9 @@ export interface PreviousAttempt {
     delta?: number;
     /** How the previous attempt was scored, e.g. `valid`, `invalid_patch_treated_as_no_patch`. */
     status?: string;
+    /** Mean rewards over the scored tasks, baseline (stored) and patched (rerun); shown by the WebShop/ALFWorld context only. */
+    baselineMean?: number;
+    patchedMean?: number;
   };
   /** Task indices that went correct → wrong and wrong → correct under the previous patch. */
   flips: { correctToWrong: number[]; wrongToCorrect: number[] };
@@ -35,6 +38,11 @@ export interface PreviousAttempt {
   regressions?: EpisodeRecord[];
   /** Patched-run episodes of tasks that went wrong → correct. */
   improvements?: EpisodeRecord[];
+  /**
+   * Patched-run episodes of tasks that failed without the patch and still fail with it. Only the
+   * WebShop/ALFWorld context (`trace-revision-context.ts`) shows them; the DBBench section ignores them.
+   */
+  stillFailing?: EpisodeRecord[];
 }
 
 export interface RevisionLimits {

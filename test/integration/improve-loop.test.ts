@@ -150,8 +150,10 @@ describe('harness-r1 improve (real CLI, simulated target, real sandbox)', () => 
     if (bench === 'webshop') expect(summary.batches[0]!.status === 'no_failures' || readJson<BatchResult>(path.join(dir, 'batches', 'batch_000', 'result.json')).reward.metric === 'delta_average_reward').toBe(true);
   });
 
-  it('refuses --revise where there is no revision prompt, and an unknown --metric (exit 2)', async () => {
-    expect((await runCli(['improve', '--bench', 'alfworld', '--target', 'sim:alfworld', '--engineer', 'scripted:x.json', '--revise'])).code).toBe(2);
+  it('refuses --revise for the symbolic engineer (it has no revision pass), and an unknown --metric (exit 2)', async () => {
+    const revise = await runCli(['improve', '--bench', 'alfworld', '--target', 'sim:alfworld', '--engineer', 'symbolic', '--revise']);
+    expect(revise.code).toBe(2);
+    expect(revise.stderr).toMatch(/--revise needs an LLM engineer/);
     const metric = await runCli(['improve', '--bench', 'dbbench', '--target', 'sim:dbbench', '--metric', 'accuracy']);
     expect(metric.code).toBe(2);
     expect(metric.stderr).toMatch(/Allowed: delta_pass_rate, delta_average_reward/);

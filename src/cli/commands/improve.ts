@@ -48,7 +48,6 @@ export interface ImproveCommandOptions {
 export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
   const bench = checkBench(o.bench);
   if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
-  if (o.revise && bench !== 'dbbench') throw new ConfigError({ message: `--revise has a revision prompt for dbbench only so far, not ${bench}.`, field: 'revise' });
   const metric = o.metric ?? (bench === 'webshop' ? 'delta_average_reward' : 'delta_pass_rate');
   if (!(REWARD_METRICS as readonly string[]).includes(metric)) throw new ConfigError({ message: `Unknown --metric '${metric}'.`, field: 'metric', allowed: REWARD_METRICS });
   if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 256) {
@@ -129,7 +128,7 @@ export function registerImproveCommand(program: Command): void {
     .option('--backend <name>', 'sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
-    .option('--revise', 'LLM engineers: a second pass per batch that sees the first patch, its flips and its answer (adds <tag>-revision rows)')
+    .option('--revise', 'LLM engineers: a second pass per batch that sees the first patch, its result, its flips and traces of its rerun (adds <tag>-revision rows)')
     .option('--json', 'machine-readable summary')
     .addHelpText(
       'after',

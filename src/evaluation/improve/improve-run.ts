@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import type { EpisodeRecord } from '../../episode/index.js';
+import { isInfraOutcome, type EpisodeRecord } from '../../episode/index.js';
 import type { Environment } from '../../environments/environment.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
@@ -78,7 +78,10 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
   return { results, summary, baseline };
 }
 
-/** What a revision pass sees of the first attempt: its result, flips, answer, patch and the flipped episodes. */
+/**
+ * What a revision pass sees of the first attempt: its result, flips, answer, patch, the flipped episodes
+ * and the episodes that still fail (the engineer's revision context picks what its benchmark shows).
+ */
 function previousAttempt(ctx: ImproveContext, result: BatchResult): PreviousAttempt {
   const dir = path.join(ctx.rootDir, 'batches', result.batchTag);
   const engineer = readJsonArtifact<EngineerResult>(path.join(dir, 'engineer.json'));
@@ -92,12 +95,16 @@ function previousAttempt(ctx: ImproveContext, result: BatchResult): PreviousAtte
     store.close();
   }
   return {
-    result: { tasks: Object.keys(result.baseline.rewards).length, baselinePass: result.baseline.pass, patchedPass: result.patched?.pass ?? result.baseline.pass, delta: raw?.deltaAverageReward ?? 0, status: result.status },
+    result: {
+      tasks: Object.keys(result.baseline.rewards).length, baselinePass: result.baseline.pass, patchedPass: result.patched?.pass ?? result.baseline.pass, delta: raw?.deltaAverageReward ?? 0, status: result.status,
+      ...(raw ? { baselineMean: raw.baselineAverage, patchedMean: raw.patchedAverage } : {}),
+    },
     flips,
     rawOutput,
     patch: readJsonArtifact<unknown>(path.join(dir, 'patch.json')) ?? null,
     regressions: rerunRecords.filter((r) => flips.correctToWrong.includes(r.task.index)),
     improvements: rerunRecords.filter((r) => flips.wrongToCorrect.includes(r.task.index)),
+    stillFailing: rerunRecords.filter((r) => !isInfraOutcome(r.outcome) && r.reward < ctx.threshold && !flips.correctToWrong.includes(r.task.index)),
   };
 }
 
