@@ -113,11 +113,25 @@ export async function playAlfworld(loop: LoopContext): Promise<Ending> {
     for (const message of post.messages) s.messages.push(userMessage(message));
     if (post.forced !== undefined) forced = post.forced;
 
-    const last = outputs.slice(-ALFWORLD_IDENTICAL_OUTPUT_LIMIT);
-    if (outputs.length > ALFWORLD_IDENTICAL_OUTPUT_LIMIT && last.every((o) => o === last[0])) {
-      return { outcome: 'invalid_action', reward: 0, detail: { reason: `the last ${ALFWORLD_IDENTICAL_OUTPUT_LIMIT} outputs were identical`, won: false } };
-    }
-    if (result.won) return { outcome: 'success', reward: 1, detail: { won: true } };
+    const ending = alfworldStepEnding(outputs, result.won);
+    if (ending) return ending;
   }
+  return alfworldStepLimitEnding(max);
+}
+
+/**
+ * How an executed step ends the episode, if it does: once more than three steps are logged and the last
+ * three raw outputs are identical, `invalid_action` (checked first, as the reference does); else a win.
+ */
+export function alfworldStepEnding(outputs: readonly string[], won: boolean): Ending | undefined {
+  const last = outputs.slice(-ALFWORLD_IDENTICAL_OUTPUT_LIMIT);
+  if (outputs.length > ALFWORLD_IDENTICAL_OUTPUT_LIMIT && last.every((o) => o === last[0])) {
+    return { outcome: 'invalid_action', reward: 0, detail: { reason: `the last ${ALFWORLD_IDENTICAL_OUTPUT_LIMIT} outputs were identical`, won: false } };
+  }
+  return won ? { outcome: 'success', reward: 1, detail: { won: true } } : undefined;
+}
+
+/** The ending when the step budget runs out. */
+export function alfworldStepLimitEnding(max: number): Ending {
   return { outcome: 'round_limit', reward: 0, detail: { reason: `not won within ${max} steps`, won: false } };
 }

@@ -4,7 +4,7 @@ import { trimAvailableActions } from '../../environments/alfworld/alfworld-promp
 import { pyStrip } from '../../python/python-text.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
 import { foldGuards, foldInit, foldPostStep } from '../call-hooks.js';
-import { ALFWORLD_IDENTICAL_OUTPUT_LIMIT, lowerAction, type AlfworldLoopEpisode } from './alfworld-loop.js';
+import { alfworldStepEnding, alfworldStepLimitEnding, lowerAction, type AlfworldLoopEpisode } from './alfworld-loop.js';
 
 /** The text episode: the FC loop's operations plus the v0.2 opening (instruction, reply, one-shot, task). */
 export interface AlfworldTextLoopEpisode extends AlfworldLoopEpisode {
@@ -105,11 +105,8 @@ export async function playAlfworldText(loop: LoopContext): Promise<Ending> {
     for (const message of post.messages) s.messages.push(userMessage(message));
     if (post.forced !== undefined) forced = post.forced;
 
-    const last = outputs.slice(-ALFWORLD_IDENTICAL_OUTPUT_LIMIT);
-    if (outputs.length > ALFWORLD_IDENTICAL_OUTPUT_LIMIT && last.every((o) => o === last[0])) {
-      return { outcome: 'invalid_action', reward: 0, detail: { reason: `the last ${ALFWORLD_IDENTICAL_OUTPUT_LIMIT} outputs were identical`, won: false } };
-    }
-    if (result.won) return { outcome: 'success', reward: 1, detail: { won: true } };
+    const ending = alfworldStepEnding(outputs, result.won);
+    if (ending) return ending;
   }
-  return { outcome: 'round_limit', reward: 0, detail: { reason: `not won within ${max} steps`, won: false } };
+  return alfworldStepLimitEnding(max);
 }

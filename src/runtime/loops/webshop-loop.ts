@@ -62,37 +62,53 @@ export async function playWebShop(loop: LoopContext): Promise<Ending> {
       continue;
     }
 
-    const view = { tool: call.tool, value: call.firstValue ?? '', finalAction: action };
-    const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: call.tool });
-    const guard = foldGuards(guards, action, (a) => episode.wrapAction(a, call.tool));
-    const { block } = guard;
-    action = guard.action;
-    for (const note of guard.notes) s.messages.push(userMessage(note));
-    if (block !== undefined) {
-      s.messages.push(userMessage(block));
-      s.steps.push({ round, tool: call.tool, input: call.firstValue, observation: block, status: 'blocked' });
-      lastAction = action;
-      continue;
-    }
-
-    const executed = action;
-    const out = await loop.env(() => Promise.resolve(episode.step(executed)));
-    s.steps.push({ round, tool: call.tool, input: call.firstValue, observation: out.observation, status: 'executed' });
-    const post = await loop.hook(
-      'on_post_step',
-      episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }),
-      { round, tool: call.tool },
-    );
-    const after = foldPostStep(post, forcedClick);
-    for (const message of after.messages) s.messages.push(userMessage(message));
-    if (after.forced !== undefined) pendingForce = after.forced;
-    lastAction = executed;
-    if (out.done) {
-      return { outcome: out.reward >= 1 ? 'success' : 'wrong_answer', reward: out.reward, detail: { action: executed, ...out.detail } };
-    }
+    const step = await actWebShop(loop, episode, { round, remaining, call, action, tool: call.tool });
+    if (step.ending) return step.ending;
+    lastAction = step.action;
+    if (step.forced !== undefined) pendingForce = step.forced;
   }
   s.messages.push(lastAction === undefined ? userMessage(TASK_LIMIT_MESSAGE) : toolMessage(lastCallId, TASK_LIMIT_MESSAGE));
   return { outcome: 'round_limit', reward: 0, detail: { reason: `no purchase within ${max} rounds` } };
+}
+
+/** What one action did: the action that ran or was blocked, a force queued for the next turn, and a purchase ending. */
+export interface WebShopActionStep {
+  action: string;
+  forced?: string;
+  ending?: Ending;
+}
+
+/**
+ * One WebShop action in either protocol: on_before_action (a block is a user message and no env step; a
+ * rewrite/force replaces the action, wrapped by the call's tool, and its message is a user message), the
+ * env step, then on_post_step (hints as user messages, a force queued as `click[…]`). "buy now" ends the
+ * episode with the env's reward. `tool` names the step and the trace entries (FC: the tool; v0.2: the verb).
+ */
+export async function actWebShop(
+  loop: LoopContext,
+  episode: WebShopEpisodeDriver,
+  a: { round: number; remaining: number; call: ParsedCall; action: string; tool: string },
+): Promise<WebShopActionStep> {
+  const s = loop.state;
+  const { round, remaining, call } = a;
+  const view = { tool: call.tool, value: call.firstValue ?? '', finalAction: a.action };
+  const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: a.tool });
+  const guard = foldGuards(guards, a.action, (effectAction) => episode.wrapAction(effectAction, call.tool));
+  for (const note of guard.notes) s.messages.push(userMessage(note));
+  if (guard.block !== undefined) {
+    s.messages.push(userMessage(guard.block));
+    s.steps.push({ round, tool: a.tool, input: call.firstValue, observation: guard.block, status: 'blocked' });
+    return { action: guard.action };
+  }
+  const executed = guard.action;
+  const out = await loop.env(() => Promise.resolve(episode.step(executed)));
+  s.steps.push({ round, tool: a.tool, input: call.firstValue, observation: out.observation, status: 'executed' });
+  const post = await loop.hook('on_post_step', episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }), { round, tool: a.tool });
+  const after = foldPostStep(post, forcedClick);
+  for (const message of after.messages) s.messages.push(userMessage(message));
+  const step: WebShopActionStep = { action: executed, ...(after.forced !== undefined ? { forced: after.forced } : {}) };
+  if (out.done) step.ending = { outcome: out.reward >= 1 ? 'success' : 'wrong_answer', reward: out.reward, detail: { action: executed, ...out.detail } };
+  return step;
 }
 
 /** A post-step force for WebShop: kept when it is already `verb[…]`, else a click on the value. */

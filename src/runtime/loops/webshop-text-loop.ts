@@ -2,9 +2,9 @@ import { InternalError, userMessage } from '../../episode/index.js';
 import type { ParsedCall } from '../../environments/environment.js';
 import { isWebShopTextEpisodeDriver } from '../../environments/webshop/webshop-environment.js';
 import { parseWebShopTextAction, WEBSHOP_TEXT_ACTION_PATTERN } from '../../environments/webshop/webshop-text-prompts.js';
-import { foldGuards, foldInit, foldPostStep } from '../call-hooks.js';
+import { foldInit } from '../call-hooks.js';
 import type { Ending, LoopContext } from '../episode-loop.js';
-import { forcedClick } from './webshop-loop.js';
+import { actWebShop } from './webshop-loop.js';
 
 /** The hook-facing tool name of a text verb: hooks see the FC names, so FC patches run unchanged. */
 const TOOL_OF_VERB = { search: 'search_action', click: 'click_action' } as const;
@@ -59,32 +59,9 @@ export async function playWebShopText(loop: LoopContext): Promise<Ending> {
       pendingForce = undefined;
     }
 
-    const view = { tool, value: parsed.value, finalAction: action };
-    const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: parsed.verb });
-    const guard = foldGuards(guards, action, (a) => episode.wrapAction(a, tool));
-    const { block } = guard;
-    action = guard.action;
-    for (const note of guard.notes) s.messages.push(userMessage(note));
-    if (block !== undefined) {
-      s.messages.push(userMessage(block));
-      s.steps.push({ round, tool: parsed.verb, input: parsed.value, observation: block, status: 'blocked' });
-      continue;
-    }
-
-    const executed = action;
-    const out = await loop.env(() => Promise.resolve(episode.step(executed)));
-    s.steps.push({ round, tool: parsed.verb, input: parsed.value, observation: out.observation, status: 'executed' });
-    const post = await loop.hook(
-      'on_post_step',
-      episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }),
-      { round, tool: parsed.verb },
-    );
-    const after = foldPostStep(post, forcedClick);
-    for (const message of after.messages) s.messages.push(userMessage(message));
-    if (after.forced !== undefined) pendingForce = after.forced;
-    if (out.done) {
-      return { outcome: out.reward >= 1 ? 'success' : 'wrong_answer', reward: out.reward, detail: { action: executed, ...out.detail } };
-    }
+    const step = await actWebShop(loop, episode, { round, remaining, call, action, tool: parsed.verb });
+    if (step.ending) return step.ending;
+    if (step.forced !== undefined) pendingForce = step.forced;
   }
   return { outcome: 'round_limit', reward: 0, detail: { reason: `no purchase within ${max} rounds` } };
 }
