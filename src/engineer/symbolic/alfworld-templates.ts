@@ -12,7 +12,7 @@
  */
 import { PATCH_SCHEMA_VERSION } from '../../patch/index.js';
 import { ALFWORLD_SIGNATURE_IDS, type AlfworldSignatureId } from './alfworld-signatures.js';
-import { pyStr } from './templates.js';
+import { pyList, type CodeHookPatch } from './templates.js';
 
 /** One line of advice per signature, for on_init; task-independent. */
 export const ALFWORLD_SKILLS: Readonly<Record<AlfworldSignatureId, string>> = Object.freeze({
@@ -205,17 +205,7 @@ def hook(ctx, nb):
     return out
 `;
 
-/** A Python list literal of signature ids. */
-function pyList(items: readonly string[]): string {
-  return `[${items.map((s) => pyStr(s)).join(', ')}]`;
-}
-
-export interface AlfworldPatch {
-  schema_version: typeof PATCH_SCHEMA_VERSION;
-  benchmark: 'alfworld';
-  description: string;
-  actions: { type: 'add_code_hook'; hook: 'on_init' | 'on_post_step' | 'make_pre_hint' | 'on_before_action'; code: string }[];
-}
+export type AlfworldPatch = CodeHookPatch<'alfworld'>;
 
 /**
  * The ALFWorld patch for the kept signatures (`ranked`, most frequent first): on_init skills, then the

@@ -25,6 +25,7 @@
  * Every hook keeps to protocol.md §5.1: only top-level defs, ≤ 5 helpers, no imports, loops bounded by
  * the input, `re.search`/`re.findall` only, string literals ≤ 700 characters, no task ids or values.
  */
+import type { PATCH_SCHEMA_VERSION } from '../../patch/index.js';
 import type { SignatureId } from './signatures.js';
 
 /** A Python string literal (double-quoted, ASCII only); long texts are split into concatenated pieces ≤ 300 chars. */
@@ -35,6 +36,19 @@ export function pyStr(text: string): string {
   return pieces
     .map((piece) => JSON.stringify(piece).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`))
     .join(' + ');
+}
+
+/** A Python list literal of strings (signature ids, skills). */
+export function pyList(items: readonly string[]): string {
+  return `[${items.map((item) => pyStr(item)).join(', ')}]`;
+}
+
+/** A patch made only of code hooks, as the symbolic engineer writes them for one benchmark. */
+export interface CodeHookPatch<B extends string> {
+  schema_version: typeof PATCH_SCHEMA_VERSION;
+  benchmark: B;
+  description: string;
+  actions: { type: 'add_code_hook'; hook: 'on_init' | 'on_post_step' | 'make_pre_hint' | 'on_before_action'; code: string }[];
 }
 
 /** Python helpers, by name. `\x60` is the backtick inside Python strings. */

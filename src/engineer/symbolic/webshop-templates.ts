@@ -7,7 +7,7 @@
  * nb keys: `hinted` (per message: [times sent, last step]), `blocks` (per guard: times blocked).
  */
 import { PATCH_SCHEMA_VERSION } from '../../patch/index.js';
-import { pyStr } from './templates.js';
+import { pyList, type CodeHookPatch } from './templates.js';
 import { WEBSHOP_SIGNATURE_IDS, type WebShopSignatureId } from './webshop-signatures.js';
 
 export const WEBSHOP_SKILLS: Readonly<Record<WebShopSignatureId, string>> = Object.freeze({
@@ -114,16 +114,7 @@ def hook(ctx, nb):
     return out
 `;
 
-function pyList(items: readonly string[]): string {
-  return `[${items.map((s) => pyStr(s)).join(', ')}]`;
-}
-
-export interface WebShopPatch {
-  schema_version: typeof PATCH_SCHEMA_VERSION;
-  benchmark: 'webshop';
-  description: string;
-  actions: { type: 'add_code_hook'; hook: 'on_init' | 'make_pre_hint' | 'on_before_action'; code: string }[];
-}
+export type WebShopPatch = CodeHookPatch<'webshop'>;
 
 const FIX: Readonly<Record<WebShopSignatureId, string>> = {
   premature_buy: 'select every option group before buy now',
