@@ -12,7 +12,7 @@
  */
 import { PATCH_SCHEMA_VERSION } from '../../patch/index.js';
 import { ALFWORLD_SIGNATURE_IDS, type AlfworldSignatureId } from './alfworld-signatures.js';
-import { pyList, type CodeHookPatch } from './templates.js';
+import { PY_HELPERS, pyList, type CodeHookPatch } from './templates.js';
 
 /** One line of advice per signature, for on_init; task-independent. */
 export const ALFWORLD_SKILLS: Readonly<Record<AlfworldSignatureId, string>> = Object.freeze({
@@ -134,14 +134,7 @@ def hook(ctx, nb):
 
 const ON_BEFORE_ACTION = String.raw`${KIND_OF}
 ${NEED}
-def block(nb, key, cap, msg):
-    done = nb.get('blocks') or {}
-    n = done.get(key) or 0
-    if n >= cap:
-        return None
-    done[key] = n + 1
-    nb['blocks'] = done
-    return {'kind': 'block_and_prompt', 'message': msg}
+${PY_HELPERS.block}
 
 def listed(act, adm):
     bare = re.sub(r'\s\d+(?=\s|$)', '', act)

@@ -7,7 +7,7 @@
  * nb keys: `hinted` (per message: [times sent, last step]), `blocks` (per guard: times blocked).
  */
 import { PATCH_SCHEMA_VERSION } from '../../patch/index.js';
-import { pyList, type CodeHookPatch } from './templates.js';
+import { PY_HELPERS, pyList, type CodeHookPatch } from './templates.js';
 import { WEBSHOP_SIGNATURE_IDS, type WebShopSignatureId } from './webshop-signatures.js';
 
 export const WEBSHOP_SKILLS: Readonly<Record<WebShopSignatureId, string>> = Object.freeze({
@@ -81,14 +81,7 @@ def hook(ctx, nb):
 `;
 
 const ON_BEFORE_ACTION = `${MISSING}
-def block(nb, key, cap, msg):
-    done = nb.get('blocks') or {}
-    n = done.get(key) or 0
-    if n >= cap:
-        return None
-    done[key] = n + 1
-    nb['blocks'] = done
-    return {'kind': 'block_and_prompt', 'message': msg}
+${PY_HELPERS.block}
 
 def hook(ctx, nb):
     on = {{ON}}

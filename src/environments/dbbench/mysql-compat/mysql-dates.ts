@@ -104,7 +104,8 @@ function toEpochMs(p: DateParts): number {
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, Math.floor(p.micro / 1000));
 }
 
-function fromEpochMs(ms: number, hasTime: boolean, micro = 0): DateParts {
+/** The UTC calendar parts of an epoch time in milliseconds. */
+export function fromEpochMs(ms: number, hasTime: boolean, micro = 0): DateParts {
   const d = new Date(ms);
   return {
     year: d.getUTCFullYear(),

@@ -7,6 +7,7 @@ import {
   formatDateTime,
   formatDateValue,
   formatTime,
+  fromEpochMs,
   nowParts,
   parseMysqlTime,
   strToDate,
@@ -111,15 +112,5 @@ export function unixTimestamp(x?: SqlValue): number | null {
 export function fromUnixTime(x: SqlValue): string | null {
   const n = toNum(x);
   if (n === null) return null;
-  const d = new Date(n * 1000);
-  return formatDateTime({
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-    micro: 0,
-    hasTime: true,
-  });
+  return formatDateTime(fromEpochMs(n * 1000, true));
 }
