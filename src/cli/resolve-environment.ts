@@ -1,11 +1,13 @@
 import { ConfigError } from '../episode/index.js';
-import { createAlfworldEnvironment } from '../environments/alfworld/alfworld-environment.js';
+import { alfworldEnvironment } from '../benchmarks/alfworld/environment.js';
 import { parseAlfworldWording } from '../environments/alfworld/load-logic.js';
-import { createDbBenchEnvironment, type DbBenchGradingRule } from '../environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../benchmarks/dbbench/environment.js';
+import type { DbBenchGradingRule } from '../environments/dbbench/dbbench-environment.js';
 import type { DbBenchOverlay } from '../environments/dbbench/legacy-overlay.js';
 import { DBBENCH_PROTOCOL_VERSION } from '../environments/dbbench/prompts.js';
-import { TARGET_PROTOCOLS, type Environment, type TargetProtocol } from '../environments/environment.js';
-import { createWebShopEnvironment } from '../environments/webshop/webshop-environment.js';
+import { TARGET_PROTOCOLS, type TargetProtocol } from '../environments/environment.js';
+import type { Environment } from '../runtime/environment.js';
+import { webShopEnvironment } from '../benchmarks/webshop/environment.js';
 import { resolveDbBackend } from './resolve-backend.js';
 
 export const BENCHES = ['dbbench', 'alfworld', 'webshop'] as const;
@@ -70,7 +72,7 @@ export async function openEnvironment(o: EnvironmentChoice): Promise<{ environme
     const grading = o.grading ?? 'fc';
     if (grading !== 'fc' && grading !== 'v0.2') throw new ConfigError({ message: `Unknown grading rule '${grading}'.`, field: 'grading', allowed: ['fc', 'v0.2'] });
     const backend = await resolveDbBackend(o.backend, o.dsn);
-    const environment = createDbBenchEnvironment({
+    const environment = dbBenchEnvironment({
       dataDir: o.dataDir,
       split: o.split,
       backend,
@@ -82,13 +84,13 @@ export async function openEnvironment(o: EnvironmentChoice): Promise<{ environme
   }
   if (bench === 'alfworld') {
     const wording = o.wording === undefined ? '2.1.1' : parseAlfworldWording(o.wording, 'wording');
-    const environment = createAlfworldEnvironment({ dataDir: o.dataDir, split: o.split, wording, protocol, ...(o.maxRounds !== undefined ? { maxSteps: o.maxRounds } : {}) });
+    const environment = alfworldEnvironment({ dataDir: o.dataDir, split: o.split, wording, protocol, ...(o.maxRounds !== undefined ? { maxSteps: o.maxRounds } : {}) });
     return { environment, options: { protocol: protocol === 'fc' ? 'alfworld-fc-v1' : 'alfworld-text-v0.2', wording, maxSteps: o.maxRounds ?? null } };
   }
   if (o.goals !== undefined && o.goals !== 'human' && o.goals !== 'synthetic') {
     throw new ConfigError({ message: `Unknown --goals '${o.goals}'.`, field: 'goals', allowed: ['human', 'synthetic'] });
   }
-  const environment = createWebShopEnvironment({
+  const environment = webShopEnvironment({
     dataDir: o.dataDir,
     protocol,
     ...(o.goals !== undefined ? { goals: o.goals as 'human' | 'synthetic' } : {}),

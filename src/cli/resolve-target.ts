@@ -4,10 +4,10 @@ import { startFakeOpenAIServer } from '../models/fake-openai-server.js';
 import { parseModelSpec } from '../models/model-spec.js';
 import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { loadScriptedModelFile } from '../models/scripted-model.js';
-import { parseDbBenchSimQuery } from '../simulation/dbbench/fault-profile.js';
-import { createDbBenchSimHandler, toSimHttpReply } from '../simulation/dbbench/wire-handler.js';
-import { createAlfworldSimHandler, toAlfworldSimHttpReply } from '../simulation/alfworld/index.js';
-import { createWebShopSimHandler, parseWebShopSimQuery, toWebShopSimHttpReply } from '../simulation/webshop/index.js';
+import { parseDbBenchSimQuery } from '../benchmarks/dbbench/simulation/fault-profile.js';
+import { createDbBenchSimHandler, toSimHttpReply } from '../benchmarks/dbbench/simulation/wire-handler.js';
+import { createAlfworldSimHandler, toAlfworldSimHttpReply } from '../benchmarks/alfworld/simulation/index.js';
+import { createWebShopSimHandler, parseWebShopSimQuery, toWebShopSimHttpReply } from '../benchmarks/webshop/simulation/index.js';
 import { loadSharedWebShopEngine } from '../environments/webshop/webshop-environment.js';
 
 /** The simulated target of a benchmark as a request → HTTP reply function. */

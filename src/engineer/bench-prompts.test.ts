@@ -13,7 +13,7 @@ import {
   WEBSHOP_SCHEMA_STYLE,
 } from './engineer-prompt.js';
 import { PROMPT_VERSION } from './prompt-templates.js';
-import { engineerInput, runSimTraceBaseline } from './sim-baseline.fixture.js';
+import { engineerInput, runSimTraceBaseline } from '../testing/sim-baseline.fixture.js';
 
 const PREFILL_SENTENCE = 'Your thinking block has already been opened for you.';
 const SECTIONS = [

@@ -8,7 +8,7 @@ import { CODE_HOOK_NAMES } from '../patch/index.js';
 import { buildEngineerPrompt, EVIDENCE_MARKER, PREFILL_THINK, renderEngineerPrompt, splitAtEvidenceMarker } from './engineer-prompt.js';
 import { buildFailurePacket } from './failure-packet.js';
 import { PROMPT_VERSION } from './prompt-templates.js';
-import { engineerInput, runSimBaseline } from './sim-baseline.fixture.js';
+import { engineerInput, runSimBaseline } from '../testing/sim-baseline.fixture.js';
 
 let records: EpisodeRecord[];
 

@@ -18,7 +18,8 @@ import type { EngineerInput } from './engineer.js';
 import { buildFailurePacket, EngineerFormatUnavailableError, hasPacketFormat, type FailurePacket } from './failure-packet.js';
 import type { PacketLimitsByBench } from './packet-limits.js';
 import { PROMPT_VERSION, renderPromptTemplate, sha256 } from './prompt-templates.js';
-import { buildRevisionContext, type PreviousAttempt } from './revision-context.js';
+import { buildRevisionContext } from '../benchmarks/dbbench/engineer/revision-context.js';
+import type { PreviousAttempt } from './previous-attempt.js';
 import { buildTraceRevisionContext } from './trace-revision-context.js';
 
 /** The literal line the evidence always follows; tools split prompts on it (§2.1). */

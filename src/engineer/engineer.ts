@@ -1,6 +1,6 @@
 import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
 import type { Benchmark, ResponseProtocol } from '../patch/index.js';
-import type { PreviousAttempt } from './revision-context.js';
+import type { PreviousAttempt } from './previous-attempt.js';
 
 /**
  * What an engineer sees about one batch: the baseline episodes of the frozen target on the batch's tasks.

@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveDataDir } from '../config/data-dir.js';
 import { isInfraOutcome, type ChatMessage, type EpisodeRecord } from '../episode/index.js';
 import { loadDbBenchSplit } from '../environments/dbbench/load-tasks.js';
-import { renderDbBenchTrace } from './dbbench-trace.js';
+import { renderDbBenchTrace } from '../benchmarks/dbbench/engineer/dbbench-trace.js';
 import type { EpisodeEvidence } from './episode-evidence.js';
 import { AVAILABLE_ENGINEER_BENCHES, buildFailurePacket, EngineerFormatUnavailableError, hasPacketFormat } from './failure-packet.js';
 import { DBBENCH_EVIDENCE_LIMITS } from './packet-limits.js';
 import { sanitizeEvidenceText } from './sanitize-evidence.js';
-import { engineerInput, runSimBaseline } from './sim-baseline.fixture.js';
+import { engineerInput, runSimBaseline } from '../testing/sim-baseline.fixture.js';
 
 const TASKS = Array.from({ length: 20 }, (_, i) => i);
 let records: EpisodeRecord[];

@@ -15,7 +15,7 @@
  */
 import { ConfigError } from '../episode/index.js';
 import type { Benchmark } from '../patch/index.js';
-import { DBBENCH_EVIDENCE_FORMAT, DBBENCH_SANITIZE_MODE, renderDbBenchEvidence } from './dbbench-evidence.js';
+import { DBBENCH_EVIDENCE_FORMAT, DBBENCH_SANITIZE_MODE, renderDbBenchEvidence } from '../benchmarks/dbbench/engineer/dbbench-evidence.js';
 import type { EngineerInput } from './engineer.js';
 import { countExcluded, selectBatch, type BatchSelection } from './episode-evidence.js';
 import {

@@ -15,9 +15,9 @@ export {
   ALFWORLD_PACKET_LIMITS,
 } from './packet-limits.js';
 export type { DbBenchEvidenceLimits, TracePacketLimits, PacketLimitsByBench } from './packet-limits.js';
-export { renderDbBenchEvidence, renderDbBenchOverview, DBBENCH_EVIDENCE_FORMAT } from './dbbench-evidence.js';
-export { renderDbBenchTrace, dbBenchTraceSignals } from './dbbench-trace.js';
-export type { DbBenchTraceSignals, TraceRenderLimits } from './dbbench-trace.js';
+export { renderDbBenchEvidence, renderDbBenchOverview, DBBENCH_EVIDENCE_FORMAT } from '../benchmarks/dbbench/engineer/dbbench-evidence.js';
+export { renderDbBenchTrace, dbBenchTraceSignals } from '../benchmarks/dbbench/engineer/dbbench-trace.js';
+export type { DbBenchTraceSignals, TraceRenderLimits } from '../benchmarks/dbbench/engineer/dbbench-trace.js';
 export { renderTracePacket, renderTraceSection, renderTraceMessages, approxTokens, TRACE_PACKET_TITLE } from './trace-packet.js';
 export type { TraceBench } from './trace-packet.js';
 export { webShopSignalLines, alfworldSignalLines } from './trace-signals.js';
@@ -39,8 +39,9 @@ export {
 export type { EngineerPrompt, EngineerPromptProtocol, BuildEngineerPromptOptions, RenderEngineerPromptOptions } from './engineer-prompt.js';
 export { PROMPT_VERSION, PROMPT_TEMPLATE_SHA256, loadPromptTemplate, fillTemplate, renderPromptTemplate } from './prompt-templates.js';
 export type { PromptTemplateName } from './prompt-templates.js';
-export { buildRevisionContext, REVISION_LIMITS } from './revision-context.js';
-export type { PreviousAttempt, RevisionLimits } from './revision-context.js';
+export { buildRevisionContext, REVISION_LIMITS } from '../benchmarks/dbbench/engineer/revision-context.js';
+export type { RevisionLimits } from '../benchmarks/dbbench/engineer/revision-context.js';
+export type { PreviousAttempt } from './previous-attempt.js';
 export { batchPositions, buildTraceRevisionContext, renderTraceRevisionContext, TRACE_REVISION_LIMITS } from './trace-revision-context.js';
 export type { TraceRevisionContext, TraceRevisionLimits, TraceRevisionOptions } from './trace-revision-context.js';
 export { createLlmEngineer, DEFAULT_ENGINEER_MAX_TOKENS, DEFAULT_ENGINEER_TEMPERATURE } from './llm-engineer.js';

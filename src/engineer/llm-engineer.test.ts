@@ -9,7 +9,7 @@ import { createSandboxPool, type SandboxPool } from '../sandbox/index.js';
 import type { EngineerResult } from './engineer.js';
 import { buildEngineerPrompt, EVIDENCE_MARKER, PREFILL_THINK } from './engineer-prompt.js';
 import { createLlmEngineer, type LlmEngineerOptions } from './llm-engineer.js';
-import { engineerInput, runSimBaseline, runSimTraceBaseline } from './sim-baseline.fixture.js';
+import { engineerInput, runSimBaseline, runSimTraceBaseline } from '../testing/sim-baseline.fixture.js';
 
 let records: EpisodeRecord[];
 let pool: SandboxPool;

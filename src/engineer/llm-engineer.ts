@@ -22,7 +22,7 @@ import type { Engineer, EngineerInput, EngineerResult } from './engineer.js';
 import { buildEngineerPrompt, type EngineerPromptProtocol } from './engineer-prompt.js';
 import type { PacketLimitsByBench } from './packet-limits.js';
 import type { Benchmark } from '../patch/index.js';
-import type { PreviousAttempt } from './revision-context.js';
+import type { PreviousAttempt } from './previous-attempt.js';
 
 export const DEFAULT_ENGINEER_MAX_TOKENS = 12288;
 export const DEFAULT_ENGINEER_TEMPERATURE = 0;

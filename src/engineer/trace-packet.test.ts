@@ -7,7 +7,7 @@ import { byRewardThenIndex, selectBatch, toEpisodeEvidence } from './episode-evi
 import { buildFailurePacket } from './failure-packet.js';
 import { ALFWORLD_PACKET_LIMITS, WEBSHOP_PACKET_LIMITS, type TracePacketLimits } from './packet-limits.js';
 import { MIDDLE_CUT_MARK } from './packet-text.js';
-import { engineerInput, runSimTraceBaseline } from './sim-baseline.fixture.js';
+import { engineerInput, runSimTraceBaseline } from '../testing/sim-baseline.fixture.js';
 import { approxTokens, renderTracePacket, renderTraceSection, TRACE_PACKET_TITLE, type TraceBench } from './trace-packet.js';
 import { alfworldSignalLines, repeatedValues, webShopSignalLines } from './trace-signals.js';
 

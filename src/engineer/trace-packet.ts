@@ -21,7 +21,7 @@ import { byRewardThenIndex, countExcluded, type BatchSelection, type EpisodeEvid
 import type { TracePacketLimits } from './packet-limits.js';
 import { clipHead, clipMiddle, collapseWhitespace, tidyLines } from './packet-text.js';
 import { sanitizeEvidenceText, type SanitizeMode } from './sanitize-evidence.js';
-import { createInstanceMasker } from './mask-instances.js';
+import { createInstanceMasker } from '../benchmarks/alfworld/engineer/mask-instances.js';
 import { alfworldSignalLines, isTextProtocol, taskMessages, webShopSignalLines } from './trace-signals.js';
 
 export const TRACE_PACKET_TITLE = '# Harness-R1 Direct Failure Trace Packet';

@@ -5,8 +5,9 @@ import { buildEngineerPrompt, EVIDENCE_MARKER } from './engineer-prompt.js';
 import { toEpisodeEvidence } from './episode-evidence.js';
 import { ALFWORLD_PACKET_LIMITS, WEBSHOP_PACKET_LIMITS } from './packet-limits.js';
 import { MIDDLE_CUT_MARK } from './packet-text.js';
-import { buildRevisionContext, type PreviousAttempt } from './revision-context.js';
-import { engineerInput, runSimTraceBaseline } from './sim-baseline.fixture.js';
+import { buildRevisionContext } from '../benchmarks/dbbench/engineer/revision-context.js';
+import type { PreviousAttempt } from './previous-attempt.js';
+import { engineerInput, runSimTraceBaseline } from '../testing/sim-baseline.fixture.js';
 import { renderTraceSection, type TraceBench } from './trace-packet.js';
 import { batchPositions, buildTraceRevisionContext, renderTraceRevisionContext, TRACE_REVISION_LIMITS } from './trace-revision-context.js';
 

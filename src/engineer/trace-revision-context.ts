@@ -21,7 +21,7 @@ import { byRewardThenIndex, toEpisodeEvidence, type EpisodeEvidence } from './ep
 import { ALFWORLD_PACKET_LIMITS, WEBSHOP_PACKET_LIMITS, type TracePacketLimits } from './packet-limits.js';
 import { clipMiddle } from './packet-text.js';
 import { renderPromptTemplate } from './prompt-templates.js';
-import type { PreviousAttempt } from './revision-context.js';
+import type { PreviousAttempt } from './previous-attempt.js';
 import { sanitizeEvidenceText } from './sanitize-evidence.js';
 import { renderTraceSection, TRACE_PACKET_SANITIZE_MODE, type TraceBench } from './trace-packet.js';
 

@@ -1,8 +1,11 @@
 import type { ChatMessage, HookName, HookTraceEntry, Outcome, StepRecord } from '../episode/index.js';
-import type { EnvironmentEpisode } from '../environments/environment.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest, ChatResponse } from '../models/chat-model.js';
 import { callHooks, type FiredEffect } from './call-hooks.js';
+import type { EpisodeBase } from './environment.js';
+
+/** Sampling options a loop sends with every model call. */
+export type LoopRequest = Pick<ChatRequest, 'temperature' | 'maxTokens' | 'toolChoice' | 'parallelToolCalls'>;
 
 /** How an episode ended, before it becomes a record. */
 export interface Ending {
@@ -54,14 +57,14 @@ async function tagged<T>(source: InfraError['source'], fn: () => Promise<T>): Pr
  * What a benchmark loop works with. Every call that can fail for infrastructure reasons goes through here,
  * so a failure ends the episode as model_error, env_error or hook_fault rather than as a target failure.
  */
-export class LoopContext<E extends EnvironmentEpisode = EnvironmentEpisode> {
+export class LoopContext<E extends EpisodeBase = EpisodeBase> {
   readonly state = new EpisodeState();
 
   constructor(
     readonly model: ChatModel,
     readonly episode: E,
     readonly hooks: EpisodeHooks,
-    private readonly request: Pick<ChatRequest, 'temperature' | 'maxTokens' | 'toolChoice' | 'parallelToolCalls'> = {},
+    private readonly request: LoopRequest = {},
     private readonly signal?: AbortSignal,
   ) {}
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRunPatch } from '../../src/cli/load-run-patch.js';
 import { resolveTarget, type ResolvedTarget } from '../../src/cli/resolve-target.js';
 import { resolveDataDir } from '../../src/config/data-dir.js';
-import { createDbBenchEnvironment } from '../../src/environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';
 import { runBatch } from '../../src/evaluation/run-batch.js';
 import { summarizeRun } from '../../src/evaluation/summarize-run.js';
@@ -55,7 +55,7 @@ describe('the original DBBench patches run over dev with the simulated target', 
   it.each(patches.map((p) => [path.relative(corpusRoot, p), p]))('%s: hooks fire, no sandbox fault from our side', async (_name, file) => {
     const patch = await loadRunPatch(file, 'dbbench', pool);
     expect(patch.hooks.dropped).toEqual([]);
-    const environment = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), overlay: patch.overlay });
+    const environment = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), overlay: patch.overlay });
     const dir = mkdtempSync(path.join(tmpdir(), 'harness-corpus-'));
     dirs.push(dir);
     const tasks = Array.from({ length: 60 }, (_, i) => i);

@@ -11,7 +11,7 @@ import { resolveTarget, type ResolvedTarget } from '../../src/cli/resolve-target
 import { sandboxCompiler } from '../../src/cli/sandbox-compiler.js';
 import { resolveDataDir } from '../../src/config/data-dir.js';
 import type { Engineer } from '../../src/engineer/engineer.js';
-import { createDbBenchEnvironment } from '../../src/environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';
 import { makeBatches } from '../../src/evaluation/improve/batches.js';
 import { improveRun, type ImproveSummary } from '../../src/evaluation/improve/improve-run.js';
@@ -80,7 +80,7 @@ describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
     };
     pool = createSandboxPool({ size: 2 });
     target = await resolveTarget('sim:dbbench?seed=1', { dataDir });
-    const baselineEnvironment = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
+    const baselineEnvironment = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
     try {
       ({ summary } = await improveRun({
         batches: makeBatches(Array.from({ length: 20 }, (_, i) => i), 10),
@@ -90,7 +90,7 @@ describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
           bench: 'dbbench',
           split: 'dev',
           rootDir: runDir,
-          openEnvironment: async (overlay) => createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), ...(overlay ? { overlay } : {}) }),
+          openEnvironment: async (overlay) => dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), ...(overlay ? { overlay } : {}) }),
           target: target.model,
           engineer,
           compiler: sandboxCompiler(pool),

@@ -4,8 +4,8 @@ import { ConfigError } from '../../episode/index.js';
 import { replayGoldSolutions } from '../../environments/dbbench/gold-replay.js';
 import { loadDbBenchFile } from '../../environments/dbbench/load-tasks.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { envCheckAlfworld } from './env-check-alfworld.js';
-import { envCheckWebShop } from './env-check-webshop.js';
+import { envCheckAlfworld } from '../../benchmarks/alfworld/env-check.js';
+import { envCheckWebShop } from '../../benchmarks/webshop/env-check.js';
 import { resolveDbBackend } from '../resolve-backend.js';
 
 export interface EnvCheckOptions {

@@ -1,10 +1,10 @@
 import type { EngineerInput, EngineerResult } from '../engineer.js';
 import { asToolCallView, parseAlfworldTextAction, parseWebShopTextAction } from '../text-actions.js';
-import { ALFWORLD_SIGNATURE_IDS, detectAlfworldSignatures } from './alfworld-signatures.js';
-import { composeAlfworldPatch } from './alfworld-templates.js';
+import { ALFWORLD_SIGNATURE_IDS, detectAlfworldSignatures } from '../../benchmarks/alfworld/symbolic/alfworld-signatures.js';
+import { composeAlfworldPatch } from '../../benchmarks/alfworld/symbolic/alfworld-templates.js';
 import { tallyBench, type BenchTally } from './bench-tally.js';
-import { WEBSHOP_SIGNATURE_IDS, detectWebShopSignatures } from './webshop-signatures.js';
-import { composeWebShopPatch } from './webshop-templates.js';
+import { WEBSHOP_SIGNATURE_IDS, detectWebShopSignatures } from '../../benchmarks/webshop/symbolic/webshop-signatures.js';
+import { composeWebShopPatch } from '../../benchmarks/webshop/symbolic/webshop-templates.js';
 
 /** The notes and verdict lines, shared with the DBBench path (passed in to avoid an import cycle). */
 export interface VerdictNotes {

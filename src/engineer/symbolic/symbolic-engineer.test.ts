@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 
 import type { EpisodeRecord } from '../../episode/index.js';
 import type { EngineerInput, EngineerResult } from '../engineer.js';
-import type { SymbolicPatch } from './compose-patch.js';
+import type { SymbolicPatch } from '../../benchmarks/dbbench/symbolic/compose-patch.js';
 import { NO_SIGNATURE_NOTE, SIGNATURE_PATCH_NOTE, SYMBOLIC_ENGINEER_LABEL, createSymbolicEngineer, isNoSignatureResult } from './symbolic-engineer.js';
-import { testEpisode } from './test-episodes.js';
+import { testEpisode } from '../../testing/dbbench-test-episodes.js';
 
 const QUESTION = 'Which circuit hosted the round where Takashi Kogure got the fastest lap?';
 

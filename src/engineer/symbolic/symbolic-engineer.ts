@@ -1,7 +1,7 @@
 import type { Engineer, EngineerInput, EngineerResult } from '../engineer.js';
-import { composePatch, composeSoftPatch } from './compose-patch.js';
+import { composePatch, composeSoftPatch } from '../../benchmarks/dbbench/symbolic/compose-patch.js';
 import { proposeForBench } from './propose-bench.js';
-import { SIGNATURE_IDS, tallySignatures, type BatchTally, type SignatureId, type SignatureTally } from './signatures.js';
+import { SIGNATURE_IDS, tallySignatures, type BatchTally, type SignatureId, type SignatureTally } from '../../benchmarks/dbbench/symbolic/signatures.js';
 
 export const SYMBOLIC_ENGINEER_LABEL = 'symbolic engineer (built-in, rule-based)';
 

@@ -1,6 +1,6 @@
 import type { ChatMessage, TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError, userMessage } from '../../episode/index.js';
-import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
+import { type ActResult, type EpisodeSource, type ToolEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
 import { createAlfworldGame, type AlfworldGame } from './alfworld-engine.js';
 import { cleanActionText, mapToAdmissible } from './bleu.js';
 import { AlfworldEpisodeState, buildAlfworldHookContext } from './alfworld-hook-context.js';
@@ -40,15 +40,12 @@ export interface AlfworldEnvironmentOptions {
   protocol?: TargetProtocol;
 }
 
-const ALFWORLD_RULES: EffectRules = { loop: 'alfworld' };
-const ALFWORLD_TEXT_RULES: EffectRules = { loop: 'alfworld-text' };
-
 /**
  * ALFWorld over the in-process engine, played with AgentBench's function-calling protocol (`fc`, loop
  * `alfworld`) or its v0.2 text protocol (`v0.2`, loop `alfworld-text`, no tools). Task `index` is the
  * position among the split's shipped games (split order); `info` records the game id and family.
  */
-export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): Environment {
+export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): EpisodeSource<AlfworldEpisode> {
   const mode = options.protocol ?? 'fc';
   if (mode !== 'fc' && mode !== 'v0.2') throw new ConfigError({ message: `Unknown alfworld protocol '${String(mode)}'.`, field: 'protocol', allowed: ['fc', 'v0.2'] });
   const games = loadAlfworldGames(options.dataDir);
@@ -94,8 +91,7 @@ export function processAlfworldAction(output: string, admissible: readonly strin
   return mapToAdmissible(text, admissible).action;
 }
 
-class AlfworldEpisode implements EnvironmentEpisode {
-  readonly rules: EffectRules;
+export class AlfworldEpisode implements ToolEpisode {
   readonly info: Record<string, unknown>;
   private currentTools: ToolSpec[];
   private readonly game: AlfworldGame;
@@ -114,7 +110,6 @@ class AlfworldEpisode implements EnvironmentEpisode {
     /** The v0.2 texts when the episode plays the text protocol. */
     private readonly text?: AlfworldTextProtocol,
   ) {
-    this.rules = text ? ALFWORLD_TEXT_RULES : ALFWORLD_RULES;
     this.game = createAlfworldGame(record, options);
     const reset = this.game.reset();
     this.initialObservation = agentBenchInitialObservation(reset.observation);
@@ -179,7 +174,7 @@ class AlfworldEpisode implements EnvironmentEpisode {
 
 
   /** The reference reads the first argument of the first call whatever the tool's name (no tools in v0.2). */
-  hasTool(): boolean {
+  hasTool(_name?: string): boolean {
     return !this.text;
   }
 

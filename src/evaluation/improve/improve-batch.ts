@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EpisodeRecord } from '../../episode/index.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { Engineer, EngineerResult } from '../../engineer/engineer.js';
-import type { Environment } from '../../environments/environment.js';
+import type { Environment } from '../../runtime/environment.js';
 import type { DbBenchOverlay } from '../../environments/dbbench/legacy-overlay.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import { describeRejection, noPatchStatus, validateEngineerResponse, validatePatch, type Benchmark, type HarnessPatch, type HookCompiler, type PatchVerdict } from '../../patch/index.js';

@@ -1,13 +1,13 @@
 import path from 'node:path';
 
 import { isInfraOutcome, type EpisodeRecord } from '../../episode/index.js';
-import type { Environment } from '../../environments/environment.js';
+import type { Environment } from '../../runtime/environment.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
 import type { EngineerResult } from '../../engineer/engineer.js';
-import type { PreviousAttempt } from '../../engineer/revision-context.js';
+import type { PreviousAttempt } from '../../engineer/previous-attempt.js';
 import { readJsonArtifact, writeJsonArtifact } from './artifact-files.js';
 import type { Batch } from './batches.js';
 import type { EvalStatus } from './eval-status.js';
