@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { resolveDataDir } from '../src/config/data-dir.js';
+import { resolveDataDir } from '../src/app/data-dir.js';
 import type { HookName } from '../src/episode/index.js';
 import { compileHook } from '../src/sandbox/compile-hook.js';
 import { createPythonHookProvider } from '../src/sandbox/python-hook-provider.js';
@@ -154,7 +154,7 @@ for (let r = 0; r < repeat; r++) {
     const t = performance.now();
     for (const h of patch.hooks) {
       const th = performance.now();
-      const verdict = await compileHook(pool, `${h.code}\n# bench ${r}\n`, patch.benchmark);
+      const verdict = await compileHook(pool, `${h.code}\n# bench ${r}\n`, { numberedInstances: patch.benchmark === "alfworld" });
       perHook.push(performance.now() - th);
       if (!verdict.ok) throw new Error(`${patch.file}: ${verdict.reason}`);
     }

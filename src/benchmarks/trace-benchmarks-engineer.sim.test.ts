@@ -4,9 +4,11 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveTarget, type ResolvedTarget } from '../cli/resolve-target.js';
-import { sandboxCompiler } from '../cli/sandbox-compiler.js';
-import { resolveDataDir } from '../config/data-dir.js';
+import { engineerBenchmark, TEST_REGISTRY } from '../testing/sim-baseline.fixture.js';
+
+import { resolveTarget, type ResolvedTarget } from '../app/resolve-target.js';
+import { sandboxCompiler } from '../app/sandbox-compiler.js';
+import { resolveDataDir } from '../app/data-dir.js';
 import type { EpisodeRecord } from '../episode/index.js';
 import { alfworldEnvironment } from './alfworld/environment.js';
 import { webShopEnvironment } from './webshop/environment.js';
@@ -55,7 +57,7 @@ async function play(bench: Bench, target: ResolvedTarget, hooks: HookProvider): 
 }
 
 function engineerInput(bench: Bench, episodes: EpisodeRecord[]): EngineerInput {
-  return { bench, batchTag: 'batch_000', split: SETUPS[bench].split, taskIndices: SETUPS[bench].tasks, episodes, passThreshold: 1 };
+  return { benchmark: engineerBenchmark(bench), batchTag: 'batch_000', split: SETUPS[bench].split, taskIndices: SETUPS[bench].tasks, episodes, passThreshold: 1 };
 }
 
 interface BenchPatch {
@@ -96,7 +98,7 @@ describe.each(['webshop', 'alfworld'] as const)('the symbolic engineer on simula
   let result: EngineerResult;
 
   beforeAll(async () => {
-    target = await resolveTarget(SETUPS[bench].spec, { dataDir });
+    target = await resolveTarget(SETUPS[bench].spec, { dataDir, registry: TEST_REGISTRY });
     baseline = await play(bench, target, NO_HOOKS);
     result = await createSymbolicEngineer().propose(engineerInput(bench, baseline));
   }, 300_000);
@@ -112,14 +114,14 @@ describe.each(['webshop', 'alfworld'] as const)('the symbolic engineer on simula
     expect(result.status === 'ok' && result.notes).toContain(SIGNATURE_PATCH_NOTE);
     const patch = patchOf(result);
     expect(patch.benchmark).toBe(bench);
-    const verdict = await validatePatch(patch, { bench, compiler: sandboxCompiler(pool), codeHookOnly: true, rejectRuntimeNoop: true });
+    const verdict = await validatePatch(patch, { bench, benchmarks: TEST_REGISTRY.patchRules(), compiler: sandboxCompiler(pool), codeHookOnly: true, rejectRuntimeNoop: true });
     if (verdict.kind === 'invalid') throw new Error(JSON.stringify(verdict.rejection));
     expect(verdict.kind).toBe('valid');
   });
 
   it('installed and rerun on the same tasks: hooks fire, no sandbox fault', async () => {
     const patch = patchOf(result);
-    const hooks = await createPythonHookProvider(pool, patch.actions, { benchmark: bench, label: 'symbolic patch' });
+    const hooks = await createPythonHookProvider(pool, patch.actions, { rules: { numberedInstances: bench === 'alfworld' }, label: 'symbolic patch' });
     expect(hooks.dropped).toEqual([]);
     const patched = await play(bench, target, hooks);
     expect(patched).toHaveLength(SETUPS[bench].tasks.length);

@@ -34,7 +34,7 @@ describe('ALFWorld hooks on the real ctx', () => {
   const ADMISSIBLE = ['go to cabinet 1', 'go to cabinet 2', 'go to microwave 1', 'go to sinkbasin 1', 'inventory', 'look'];
 
   async function open() {
-    const provider = await createPythonHookProvider(pool, composeAlfworldPatch([...ALFWORLD_SIGNATURE_IDS]).patch.actions, { benchmark: 'alfworld' });
+    const provider = await createPythonHookProvider(pool, composeAlfworldPatch([...ALFWORLD_SIGNATURE_IDS]).patch.actions, { rules: { numberedInstances: true } });
     expect(provider.dropped).toEqual([]);
     const hooks = await provider.openEpisode();
     const st = new AlfworldEpisodeState('pick_heat_then_place_in_recep', 'put a hot cup in cabinet.', 'You are in the middle of a room. Looking quickly around you, you see a cabinet 1, a cabinet 2, a microwave 1, and a sinkbasin 1.', ADMISSIBLE);
@@ -115,7 +115,7 @@ describe('WebShop hooks on the real ctx', () => {
   const PRODUCT_CLICKABLES = ['back to search', '< prev', 'black', 'blue', 'medium', 'large', 'description', 'features', 'reviews', 'buy now'];
 
   async function open() {
-    const provider = await createPythonHookProvider(pool, composeWebShopPatch([...WEBSHOP_SIGNATURE_IDS]).patch.actions, { benchmark: 'webshop' });
+    const provider = await createPythonHookProvider(pool, composeWebShopPatch([...WEBSHOP_SIGNATURE_IDS]).patch.actions, { rules: { numberedInstances: false } });
     expect(provider.dropped).toEqual([]);
     const hooks = await provider.openEpisode();
     const st = new WebShopEpisodeState(HOME, true, ['search']);

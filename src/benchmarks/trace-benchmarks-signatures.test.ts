@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ChatMessage, EpisodeRecord, Outcome } from '../episode/index.js';
-import { asToolCallView, parseAlfworldTextAction } from '../engineer/text-actions.js';
+import { asToolCallView } from '../engineer/text-actions.js';
+import { ALFWORLD_ARGUMENT_KEYS, parseAlfworldTextAction } from './alfworld/engineer/alfworld-text-actions.js';
 import { detectAlfworldSignatures, parseAlfworldGoal } from './alfworld/symbolic/alfworld-signatures.js';
 import { tallyBench } from '../engineer/symbolic/bench-tally.js';
 import { WEBSHOP_SIGNATURE_IDS, detectWebShopSignatures, hasOptionGroups, priceLimit } from './webshop/symbolic/webshop-signatures.js';
@@ -93,7 +94,7 @@ describe('ALFWorld signatures', () => {
     ]);
     const withPreamble = { ...text, preamble: 2 };
     expect(detectAlfworldSignatures(text)).toEqual(new Set());
-    expect(detectAlfworldSignatures(asToolCallView(withPreamble, parseAlfworldTextAction))).toEqual(new Set(['wrong_destination']));
+    expect(detectAlfworldSignatures(asToolCallView(withPreamble, parseAlfworldTextAction, ALFWORLD_ARGUMENT_KEYS))).toEqual(new Set(['wrong_destination']));
   });
 });
 

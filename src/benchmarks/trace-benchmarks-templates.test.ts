@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { sandboxCompiler } from '../cli/sandbox-compiler.js';
+import { BUILTIN_PATCH_RULES } from '../testing/builtin-patch-rules.js';
+
+import { sandboxCompiler } from '../app/sandbox-compiler.js';
 import { findForbiddenPattern, validatePatch, type HookCompiler } from '../patch/index.js';
 import { createPythonHookProvider, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
 import { ALFWORLD_SIGNATURE_IDS } from './alfworld/symbolic/alfworld-signatures.js';
@@ -41,7 +43,7 @@ const PRODUCIBLE: [string, Producible][] = [
 
 describe('every WebShop and ALFWorld patch passes the real validator and sandbox compiler', () => {
   it.each(PRODUCIBLE)('%s', async (_name, { bench, patch }) => {
-    const verdict = await validatePatch(patch, { bench, compiler, codeHookOnly: true, rejectRuntimeNoop: true });
+    const verdict = await validatePatch(patch, { bench, benchmarks: BUILTIN_PATCH_RULES, compiler, codeHookOnly: true, rejectRuntimeNoop: true });
     if (verdict.kind === 'invalid') throw new Error(`invalid: ${JSON.stringify(verdict.rejection)}`);
     expect(verdict.kind).toBe('valid');
     const hooks = patch.actions.map((a) => a.hook);
@@ -51,7 +53,7 @@ describe('every WebShop and ALFWorld patch passes the real validator and sandbox
     expect([...hooks].sort((a, b) => HOOK_ORDER.indexOf(a) - HOOK_ORDER.indexOf(b))).toEqual(hooks);
     expect(findForbiddenPattern(patch.description)).toBeUndefined();
     expect(patch.description).not.toMatch(/\d/);
-    const installed = await createPythonHookProvider(pool, patch.actions as never, { benchmark: bench });
+    const installed = await createPythonHookProvider(pool, patch.actions as never, { rules: { numberedInstances: bench === 'alfworld' } });
     expect(installed.dropped).toEqual([]);
     for (const h of installed.installed) expect(h.nodeCount).toBeLessThanOrEqual(1200);
   });
@@ -63,7 +65,7 @@ describe('every WebShop and ALFWorld patch passes the real validator and sandbox
   it('the ALFWorld compiler rejects a numbered-instance literal, so the templates carry none', async () => {
     const bad = { ...composeAlfworldPatch(['invalid_action']).patch };
     bad.actions = [{ type: 'add_code_hook', hook: 'on_init', code: "def hook(ctx, nb):\n    return {'skills': ['go to desk 1 first']}\n" }];
-    const verdict = await validatePatch(bad, { bench: 'alfworld', compiler, codeHookOnly: true, rejectRuntimeNoop: true });
+    const verdict = await validatePatch(bad, { benchmarks: BUILTIN_PATCH_RULES, bench: 'alfworld', compiler, codeHookOnly: true, rejectRuntimeNoop: true });
     expect(verdict.kind).toBe('invalid');
   });
 });

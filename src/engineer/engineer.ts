@@ -1,5 +1,6 @@
 import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
-import type { Benchmark, ResponseProtocol } from '../patch/index.js';
+import type { ResponseProtocol } from '../patch/index.js';
+import type { EngineerBenchmark } from './engineer-benchmark.js';
 import type { PreviousAttempt } from './previous-attempt.js';
 
 /**
@@ -9,7 +10,8 @@ import type { PreviousAttempt } from './previous-attempt.js';
  * ground truth.
  */
 export interface EngineerInput {
-  bench: Benchmark;
+  /** The batch's benchmark, as the engineer sees it (packet layout, prompt texts, symbolic rules). */
+  benchmark: EngineerBenchmark;
   /** Stable name of the batch, e.g. `batch_000`. */
   batchTag: string;
   split: string;
@@ -41,11 +43,14 @@ export type EngineerResult =
   /** The engineer could not answer (request failed after retries, empty answer): scored as no patch. */
   | { status: 'request_failed'; detail: string; prompt?: ChatMessage[] };
 
+/** How an engineer works: an LLM (a served or scripted model) or the built-in rule-based engineer. */
+export type EngineerKind = 'llm' | 'symbolic';
+
 /** A harness engineer: reads a batch's failures and proposes one patch. */
 export interface Engineer {
   readonly label: string;
-  /** True for the built-in symbolic engineer, so every output built from it can say so. */
-  readonly symbolic: boolean;
+  /** `symbolic` for the built-in rule-based engineer, so every output built from it can say so; `llm` otherwise. */
+  readonly kind: EngineerKind;
   propose(input: EngineerInput): Promise<EngineerResult>;
   /** The same engineer for a second pass that sees its previous attempt and its effect (protocol.md §2.8); LLM engineers only. */
   revise?(previous: PreviousAttempt): Engineer;

@@ -4,3 +4,4 @@ export * from './messages.js';
 export * from './outcome.js';
 export * from './record.js';
 export * from './task.js';
+export * from './reward-metric.js';

@@ -33,7 +33,7 @@ const ALFWORLD_VERBS = ['go to', 'take', 'pick up', 'put', 'open', 'close', 'tog
  * integer (IGNORECASE, Python `re` semantics). Reusable patches must not force or rewrite such actions;
  * the rule applies to returned actions on every benchmark (protocol.md §3.6).
  */
-export const ALFWORLD_INSTANCE_ACTION_RE = new RegExp(
+export const NUMBERED_INSTANCE_ACTION_RE = new RegExp(
   `${PY_BOUNDARY}(?:${ALFWORLD_VERBS.map(pyIgnoreCase).join('|')})${PY_BOUNDARY}${PY_DOT}*${PY_BOUNDARY}${PY_DIGIT}+${PY_BOUNDARY}`,
   'u',
 );

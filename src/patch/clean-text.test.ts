@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { cleanKeyword, cleanText, cleanToken, findForbiddenPattern, namesAlfworldInstance } from './clean-text.js';
+import { cleanKeyword, cleanText, cleanToken, findForbiddenPattern, namesNumberedInstance } from './clean-text.js';
 
 // Expected verdicts were produced with the original regexes under CPython 3.11 `re`.
 describe('forbidden leakage patterns', () => {
@@ -49,7 +49,7 @@ describe('ALFWorld numbered-instance rule', () => {
     ['untake 2', false],
   ];
   it.each(cases)('%j → %s', (text, expected) => {
-    expect(namesAlfworldInstance(text)).toBe(expected);
+    expect(namesNumberedInstance(text)).toBe(expected);
   });
 });
 

@@ -3,8 +3,8 @@
  * OpenAI-compatible server with the SQLite backend, as `src/runtime/run-episode.test.ts` does. A task whose
  * table cannot be created (dev #5) ends as an `env_error` record, as `runBatch` records it.
  */
-import { resolveTarget } from '../cli/resolve-target.js';
-import { resolveDataDir } from '../config/data-dir.js';
+import { resolveTarget } from '../app/resolve-target.js';
+import { resolveDataDir } from '../app/data-dir.js';
 import { EPISODE_RECORD_VERSION, type EpisodeRecord } from '../episode/index.js';
 import { alfworldEnvironment } from '../benchmarks/alfworld/environment.js';
 import { dbBenchEnvironment } from '../benchmarks/dbbench/environment.js';
@@ -13,11 +13,13 @@ import { webShopEnvironment } from '../benchmarks/webshop/environment.js';
 import { NO_HOOKS } from '../hooks/native-hooks.js';
 import { runEpisode } from '../runtime/run-episode.js';
 import type { EngineerInput } from '../engineer/engineer.js';
+import type { EngineerBenchmark } from '../engineer/engineer-benchmark.js';
+import { BenchmarkRegistry } from '../benchmarks/registry.js';
 
 export async function runSimBaseline(taskIndices: number[], spec = 'sim:dbbench?seed=1'): Promise<EpisodeRecord[]> {
   const dataDir = resolveDataDir();
   const environment = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
-  const target = await resolveTarget(spec, { dataDir });
+  const target = await resolveTarget(spec, { dataDir, registry: TEST_REGISTRY });
   const records: EpisodeRecord[] = [];
   try {
     for (const index of taskIndices) {
@@ -49,15 +51,25 @@ export async function runSimBaseline(taskIndices: number[], spec = 'sim:dbbench?
   return records;
 }
 
-export function engineerInput(episodes: EpisodeRecord[], overrides: Partial<EngineerInput> = {}): EngineerInput {
+/** The built-in benchmarks, for tests. */
+export const TEST_REGISTRY = new BenchmarkRegistry();
+
+/** The engineer view of a built-in benchmark. */
+export function engineerBenchmark(name: string): EngineerBenchmark {
+  return TEST_REGISTRY.get(name).engineer;
+}
+
+/** An engineer input over baseline episodes; `bench` names a built-in benchmark (DBBench by default). */
+export function engineerInput(episodes: EpisodeRecord[], overrides: Partial<EngineerInput> & { bench?: string } = {}): EngineerInput {
+  const { bench = 'dbbench', ...rest } = overrides;
   return {
-    bench: 'dbbench',
+    benchmark: engineerBenchmark(bench),
     batchTag: 'batch_000',
     split: 'dev',
     taskIndices: episodes.map((e) => e.task.index),
     episodes,
     passThreshold: 1,
-    ...overrides,
+    ...rest,
   };
 }
 
@@ -68,7 +80,7 @@ export function engineerInput(episodes: EpisodeRecord[], overrides: Partial<Engi
 export async function runSimTraceBaseline(bench: 'alfworld' | 'webshop', taskIndices: number[], seed = 1): Promise<EpisodeRecord[]> {
   const dataDir = resolveDataDir();
   const environment = bench === 'alfworld' ? alfworldEnvironment({ dataDir, split: 'dev' }) : webShopEnvironment({ dataDir });
-  const target = await resolveTarget(`sim:${bench}?seed=${seed}`, { dataDir });
+  const target = await resolveTarget(`sim:${bench}?seed=${seed}`, { dataDir, registry: TEST_REGISTRY });
   const records: EpisodeRecord[] = [];
   try {
     for (const index of taskIndices) {

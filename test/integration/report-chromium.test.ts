@@ -6,10 +6,13 @@ import { pathToFileURL } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { dbBenchOverlayOf } from '../../src/benchmarks/dbbench/overlay-of-patch.js';
+import { TEST_REGISTRY } from '../../src/testing/sim-baseline.fixture.js';
+
 import { reportCommand } from '../../src/cli/commands/report.js';
-import { resolveTarget, type ResolvedTarget } from '../../src/cli/resolve-target.js';
-import { sandboxCompiler } from '../../src/cli/sandbox-compiler.js';
-import { resolveDataDir } from '../../src/config/data-dir.js';
+import { resolveTarget, type ResolvedTarget } from '../../src/app/resolve-target.js';
+import { sandboxCompiler } from '../../src/app/sandbox-compiler.js';
+import { resolveDataDir } from '../../src/app/data-dir.js';
 import type { Engineer } from '../../src/engineer/engineer.js';
 import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';
@@ -75,11 +78,11 @@ describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
     // A stand-in engineer (not the symbolic one): it always proposes the same corpus patch.
     const engineer: Engineer = {
       label: `fixed corpus patch ${HOSTILE}`,
-      symbolic: false,
+      kind: 'llm',
       propose: async () => ({ status: 'ok', proposal: { kind: 'patch', patch }, notes: [`engineer note ${HOSTILE}`] }),
     };
     pool = createSandboxPool({ size: 2 });
-    target = await resolveTarget('sim:dbbench?seed=1', { dataDir });
+    target = await resolveTarget('sim:dbbench?seed=1', { dataDir, registry: TEST_REGISTRY });
     const baselineEnvironment = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
     try {
       ({ summary } = await improveRun({
@@ -87,10 +90,11 @@ describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
         baselineEnvironment,
         baselineManifest: { bench: 'dbbench', split: 'dev', target: { spec: 'sim:dbbench?seed=1', label: target.model.label, simulated: true }, options: { backend: 'sqlite' } },
         context: {
-          bench: 'dbbench',
+          benchmark: TEST_REGISTRY.get('dbbench'),
+          patchRules: TEST_REGISTRY.patchRules(),
           split: 'dev',
           rootDir: runDir,
-          openEnvironment: async (overlay) => dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), ...(overlay ? { overlay } : {}) }),
+          openEnvironment: async (installed) => dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), ...(installed ? { overlay: dbBenchOverlayOf(installed) } : {}) }),
           target: target.model,
           engineer,
           compiler: sandboxCompiler(pool),

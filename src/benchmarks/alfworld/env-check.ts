@@ -1,4 +1,4 @@
-import { resolveDataDir } from '../../config/data-dir.js';
+import { resolveDataDir } from '../../app/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { loadAlfworldGamesFile } from '../../environments/alfworld/load-games.js';
 import { ALFWORLD_WORDINGS, loadAlfworldLogic, parseAlfworldWording, type AlfworldWording } from '../../environments/alfworld/load-logic.js';

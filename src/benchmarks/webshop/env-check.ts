@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import { resolveDataDir } from '../../config/data-dir.js';
+import { resolveDataDir } from '../../app/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { playAllGoldPurchases } from '../../environments/webshop/gold-purchase.js';
 import type { GoldPurchaseResult } from '../../environments/webshop/gold-purchase.js';

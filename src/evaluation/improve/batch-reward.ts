@@ -1,7 +1,6 @@
-/** Which delta is the batch's score (protocol.md §6.1). DBBench's reference score is `delta_pass_rate`. */
-export type RewardMetric = 'delta_pass_rate' | 'delta_average_reward';
+import type { RewardMetric } from '../../episode/index.js';
 
-export const REWARD_METRICS: readonly RewardMetric[] = ['delta_pass_rate', 'delta_average_reward'];
+export { REWARD_METRICS, type RewardMetric } from '../../episode/index.js';
 
 export interface BatchReward {
   batchSize: number;

@@ -4,12 +4,11 @@ import type { EpisodeRecord } from '../../episode/index.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { Engineer, EngineerResult } from '../../engineer/engineer.js';
 import type { Environment } from '../../runtime/environment.js';
-import type { DbBenchOverlay } from '../../environments/dbbench/legacy-overlay.js';
 import type { ChatModel } from '../../models/chat-model.js';
-import { describeRejection, noPatchStatus, validateEngineerResponse, validatePatch, type Benchmark, type HarnessPatch, type HookCompiler, type PatchVerdict } from '../../patch/index.js';
+import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
+import { compileRulesOf, describeRejection, noPatchStatus, validateEngineerResponse, validatePatch, type HarnessPatch, type HookCompiler, type PatchRulesLookup, type PatchVerdict } from '../../patch/index.js';
 import { createPythonHookProvider, type SandboxPool } from '../../sandbox/index.js';
-import { codeHooksOf, dbBenchOverlayOf } from '../../patch/patch-parts.js';
-import { assertRerunMatchesBaseline } from '../../environments/webshop/identity-manifest.js';
+import { codeHooksOf } from '../../patch/patch-parts.js';
 import { RUN_MANIFEST_VERSION } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
@@ -23,11 +22,14 @@ export const BATCH_RESULT_VERSION = 1 as const;
 
 /** Everything one batch needs; shared by all batches of an `improve` run. */
 export interface ImproveContext {
-  bench: Benchmark;
+  /** The benchmark of every batch: its engineer view, patch rules, evaluation rules. */
+  benchmark: AnyBenchmarkDefinition;
+  /** Every registered benchmark's patch rules (a patch may name another benchmark; the original checks it by its own rules). */
+  patchRules: PatchRulesLookup;
   split: string;
   rootDir: string;
-  /** A fresh environment for a rerun, with the patch's legacy overlay when it has one. */
-  openEnvironment(overlay?: DbBenchOverlay): Promise<Environment>;
+  /** A fresh environment for a rerun, with the legacy actions of the patch the benchmark honours at install. */
+  openEnvironment(patch?: HarnessPatch): Promise<Environment>;
   target: ChatModel;
   engineer: Engineer;
   compiler: HookCompiler;
@@ -89,7 +91,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     taskIndices: batch.taskIndices,
     excludedTasks,
     baseline: { pass: [...baselineRewards.values()].filter((r) => r >= ctx.threshold).length, rewards: Object.fromEntries(baselineRewards) },
-    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.symbolic },
+    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' },
   };
   const finish = (result: Omit<BatchResult, keyof typeof base>): BatchResult => {
     const full: BatchResult = { ...base, ...result };
@@ -107,7 +109,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   let proposal = readJsonArtifact<EngineerResult>(path.join(dir, 'engineer.json'));
   if (!proposal) {
     ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'engineer' });
-    proposal = await ctx.engineer.propose({ bench: ctx.bench, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold });
+    proposal = await ctx.engineer.propose({ benchmark: ctx.benchmark.engineer, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold });
     if (proposal.prompt) writeJsonArtifact(path.join(dir, 'prompt.json'), proposal.prompt);
     if (proposal.status === 'ok' && proposal.proposal.kind === 'response') writeArtifact(path.join(dir, 'raw_response.txt'), proposal.proposal.text);
     writeJsonArtifact(path.join(dir, 'engineer.json'), proposal);
@@ -116,10 +118,10 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   if (proposal.status === 'request_failed') return noScore('engineer_request_failed_treated_as_no_patch', { notes: [proposal.detail] });
   if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return noScore('no_patch_proposed', { notes: engineerNotes });
 
-  // Validation, exactly as the original (plus the runtime no-op check of the RL config). Legacy DSL actions
-  // run only on DBBench here, so other benchmarks require code hooks only, as the WebShop evaluator does.
+  // Validation, exactly as the original (plus the runtime no-op check of the RL config). A benchmark whose
+  // runtime executes no legacy DSL action requires code hooks only, as the WebShop evaluator does.
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'validate' });
-  const options = { bench: ctx.bench, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.bench !== 'dbbench' };
+  const options = { bench: ctx.benchmark.name, benchmarks: ctx.patchRules, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.benchmark.evaluation.codeHookOnly };
   const verdict: PatchVerdict =
     proposal.proposal.kind === 'response'
       ? await validateEngineerResponse(proposal.proposal.text, { ...options, protocol: proposal.proposal.protocol })
@@ -137,7 +139,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   const cacheKey = rerunCacheKey({ batchTag: batch.tag, taskIndices: tasks, patch, context: ctx.rerunContext });
   const rerunDir = path.join(ctx.rootDir, 'reruns', cacheKey);
   const { records, attempts, cacheHit } = await rerun(ctx, batch.tag, patch, tasks, rerunDir);
-  checkTaskIdentity(episodes, records);
+  ctx.benchmark.evaluation.checkRerun?.(episodes, records);
   const infra = records.filter((r) => isInfraOutcome(r.outcome));
   const hookEffects: Record<string, number> = {};
   let hookFaults = 0;
@@ -171,21 +173,6 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   });
 }
 
-/**
- * Environments that record a task identity (WebShop's task manifest, protocol.md §6.5) must see the same
- * tasks in the rerun as in the baseline: a mismatch is a hard error, never a score.
- */
-function checkTaskIdentity(baseline: readonly EpisodeRecord[], rerun: readonly EpisodeRecord[]): void {
-  const identity = (r: EpisodeRecord): string | undefined => {
-    const manifest = r.detail.webshopTaskManifest as { sha256?: unknown } | undefined;
-    return typeof manifest?.sha256 === 'string' ? manifest.sha256 : undefined;
-  };
-  const before = new Map(baseline.flatMap((r) => (identity(r) ? [[r.task.index, identity(r)!] as const] : [])));
-  if (before.size === 0) return;
-  const after = new Map(rerun.flatMap((r) => (identity(r) ? [[r.task.index, identity(r)!] as const] : [])));
-  assertRerunMatchesBaseline(before, after, { requireComplete: false });
-}
-
 async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
   const cacheHit = RunStore.exists(dir) && (() => {
     const s = RunStore.open(dir);
@@ -194,19 +181,18 @@ async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch,
     return complete;
   })();
   const codeHooks = codeHooksOf(patch);
-  const overlay = dbBenchOverlayOf(patch);
   const store = RunStore.exists(dir)
     ? RunStore.open(dir)
     : RunStore.create(dir, {
-        schemaVersion: RUN_MANIFEST_VERSION, runId: path.basename(dir), createdAt: new Date().toISOString(), bench: ctx.bench, split: ctx.split,
+        schemaVersion: RUN_MANIFEST_VERSION, runId: path.basename(dir), createdAt: new Date().toISOString(), bench: ctx.benchmark.name, split: ctx.split,
         taskIndices: tasks, target: { spec: String(ctx.rerunContext.target ?? ''), label: ctx.target.label, simulated: ctx.target.simulated },
         patch: null, options: { batchTag, rerunOf: 'patch', ...ctx.rerunContext },
       });
   let attempts = 0;
   try {
     if (!cacheHit) {
-      const hooks = await createPythonHookProvider(ctx.pool, codeHooks, { benchmark: ctx.bench, label: `patch for ${batchTag}` });
-      const environment = await ctx.openEnvironment(overlay);
+      const hooks = await createPythonHookProvider(ctx.pool, codeHooks, { rules: compileRulesOf(ctx.benchmark.patch), label: `patch for ${batchTag}` });
+      const environment = await ctx.openEnvironment(patch);
       try {
         for (attempts = 1; attempts <= 1 + ctx.maxInfraRetries; attempts++) {
           await runBatch({

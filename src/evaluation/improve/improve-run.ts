@@ -114,10 +114,10 @@ function summarize(ctx: ImproveContext, results: BatchResult[]): ImproveSummary 
   const scored = results.filter((r) => r.status !== 'missing_evaluation');
   return {
     schemaVersion: IMPROVE_SUMMARY_VERSION,
-    bench: ctx.bench,
+    bench: ctx.benchmark.name,
     split: ctx.split,
     target: { label: ctx.target.label, simulated: ctx.target.simulated },
-    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.symbolic },
+    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' },
     batches: results.map((r) => ({
       tag: r.batchTag,
       status: r.status,

@@ -7,7 +7,7 @@
 import { AGENT_OUTCOMES } from '../../../episode/index.js';
 import { dbBenchTraceSignals, renderDbBenchTrace, type DbBenchTraceSignals } from './dbbench-trace.js';
 import { byRewardThenIndex, countExcluded, type BatchSelection, type EpisodeEvidence } from '../../../engineer/episode-evidence.js';
-import type { DbBenchEvidenceLimits } from '../../../engineer/packet-limits.js';
+import type { DbBenchEvidenceLimits } from './dbbench-evidence-limits.js';
 import { clipHead, formatReward } from '../../../engineer/packet-text.js';
 import type { SanitizeMode } from '../../../engineer/sanitize-evidence.js';
 

@@ -9,9 +9,9 @@ import { isInfraOutcome } from '../../../episode/index.js';
 import { DBBENCH_SANITIZE_MODE } from './dbbench-evidence.js';
 import { renderDbBenchTrace } from './dbbench-trace.js';
 import { toEpisodeEvidence } from '../../../engineer/episode-evidence.js';
-import { DBBENCH_EVIDENCE_LIMITS } from '../../../engineer/packet-limits.js';
+import { DBBENCH_EVIDENCE_LIMITS } from './dbbench-evidence-limits.js';
 import { clipMiddle } from '../../../engineer/packet-text.js';
-import { renderPromptTemplate } from '../../../engineer/prompt-templates.js';
+import { DBBENCH_TEMPLATES } from './prompt-templates.js';
 import type { PreviousAttempt } from '../../../engineer/previous-attempt.js';
 
 export interface RevisionLimits {
@@ -72,7 +72,7 @@ function renderTraces(records: readonly EpisodeRecord[] | undefined, max: number
 /** The "Second-pass revision context" section, appended after the evidence of the user message. */
 export function buildRevisionContext(previous: PreviousAttempt, overrides: Partial<RevisionLimits> = {}): string {
   const limits = { ...REVISION_LIMITS, ...overrides };
-  return renderPromptTemplate('dbbench-revision.v1.md', {
+  return DBBENCH_TEMPLATES.render('dbbench-revision.v1.md', {
     previous_result: renderResult(previous.result),
     flips: `- correct → wrong: ${indexList(previous.flips.correctToWrong)}\n- wrong → correct: ${indexList(previous.flips.wrongToCorrect)}`,
     previous_output: clipMiddle(previous.rawOutput.trim(), limits.maxOutputChars) || '(empty)',

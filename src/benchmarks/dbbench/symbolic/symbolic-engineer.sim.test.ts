@@ -4,9 +4,15 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveTarget, type ResolvedTarget } from '../../../cli/resolve-target.js';
-import { sandboxCompiler } from '../../../cli/sandbox-compiler.js';
-import { resolveDataDir } from '../../../config/data-dir.js';
+import { DBBENCH_ENGINEER } from '../engineer/dbbench-engineer.js';
+
+import { TEST_REGISTRY } from '../../../testing/sim-baseline.fixture.js';
+
+import { BUILTIN_PATCH_RULES } from '../../../testing/builtin-patch-rules.js';
+
+import { resolveTarget, type ResolvedTarget } from '../../../app/resolve-target.js';
+import { sandboxCompiler } from '../../../app/sandbox-compiler.js';
+import { resolveDataDir } from '../../../app/data-dir.js';
 import type { EpisodeRecord } from '../../../episode/index.js';
 import { dbBenchEnvironment } from '../environment.js';
 import { createSqliteBackend } from '../../../environments/dbbench/sqlite-backend.js';
@@ -52,7 +58,7 @@ async function play(hooks: HookProvider): Promise<EpisodeRecord[]> {
 }
 
 function engineerInput(episodes: EpisodeRecord[]): EngineerInput {
-  return { bench: 'dbbench', batchTag: 'batch_000', split: 'dev', taskIndices: TASKS, episodes, passThreshold: 1 };
+  return { benchmark: DBBENCH_ENGINEER, batchTag: 'batch_000', split: 'dev', taskIndices: TASKS, episodes, passThreshold: 1 };
 }
 
 function patchOf(result: EngineerResult): SymbolicPatch {
@@ -74,7 +80,7 @@ let result: EngineerResult;
 beforeAll(async () => {
   // The fault checks below are semantic; a generous budget keeps a loaded machine from causing timeouts.
   pool = createSandboxPool({ size: 1, hookTimeoutMs: 1000 });
-  target = await resolveTarget(SPEC, { dataDir });
+  target = await resolveTarget(SPEC, { dataDir, registry: TEST_REGISTRY });
   baseline = await play(NO_HOOKS);
   result = await createSymbolicEngineer().propose(engineerInput(baseline));
 }, 300_000);
@@ -94,13 +100,13 @@ describe('the symbolic engineer on simulated-target baselines (DBBench dev 0:60)
     expect(result.status).toBe('ok');
     if (result.status === 'ok') console.log(`symbolic engineer notes (simulated target):\n  ${(result.notes ?? []).join('\n  ')}`);
     expect(result.status === 'ok' && result.notes).toContain(SIGNATURE_PATCH_NOTE);
-    const verdict = await validatePatch(patchOf(result), { bench: 'dbbench', compiler: sandboxCompiler(pool), codeHookOnly: true, rejectRuntimeNoop: true });
+    const verdict = await validatePatch(patchOf(result), { benchmarks: BUILTIN_PATCH_RULES, bench: 'dbbench', compiler: sandboxCompiler(pool), codeHookOnly: true, rejectRuntimeNoop: true });
     expect(verdict.kind).toBe('valid');
   });
 
   it('installed and rerun on the same tasks: hooks fire, no sandbox fault, success goes up', async () => {
     const patch = patchOf(result);
-    const hooks = await createPythonHookProvider(pool, patch.actions, { benchmark: 'dbbench', label: 'symbolic patch' });
+    const hooks = await createPythonHookProvider(pool, patch.actions, { rules: { numberedInstances: false }, label: 'symbolic patch' });
     expect(hooks.dropped).toEqual([]);
     const patched = await play(hooks);
     expect(patched).toHaveLength(TASKS.length);

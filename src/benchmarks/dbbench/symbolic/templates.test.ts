@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { sandboxCompiler } from '../../../cli/sandbox-compiler.js';
+import { BUILTIN_PATCH_RULES } from '../../../testing/builtin-patch-rules.js';
+
+import { sandboxCompiler } from '../../../app/sandbox-compiler.js';
 import type { HookName } from '../../../episode/index.js';
 import type { DbBenchTask } from '../../../environments/dbbench/dbbench-task.js';
 import { DbBenchEpisodeState } from '../../../environments/dbbench/episode-state.js';
@@ -38,7 +40,7 @@ const PRODUCIBLE: [string, ComposedPatch][] = [
 
 describe('every producible patch passes the real validator and sandbox compiler', () => {
   it.each(PRODUCIBLE)('%s', async (_name, composed) => {
-    const verdict = await validatePatch(composed.patch, { bench: 'dbbench', compiler, codeHookOnly: true, rejectRuntimeNoop: true });
+    const verdict = await validatePatch(composed.patch, { benchmarks: BUILTIN_PATCH_RULES, bench: 'dbbench', compiler, codeHookOnly: true, rejectRuntimeNoop: true });
     if (verdict.kind === 'invalid') throw new Error(`invalid: ${JSON.stringify(verdict.rejection)}`);
     expect(verdict.kind).toBe('valid');
     const hooks = composed.patch.actions.map((a) => a.hook);
@@ -48,7 +50,7 @@ describe('every producible patch passes the real validator and sandbox compiler'
     expect([...hooks].sort((a, b) => HOOK_ORDER.indexOf(a) - HOOK_ORDER.indexOf(b))).toEqual(hooks);
     expect(findForbiddenPattern(composed.patch.description)).toBeUndefined();
     expect(composed.patch.description).not.toMatch(/\d/);
-    const installed = await createPythonHookProvider(pool, composed.patch.actions, { benchmark: 'dbbench' });
+    const installed = await createPythonHookProvider(pool, composed.patch.actions, { rules: { numberedInstances: false } });
     expect(installed.dropped).toEqual([]);
     for (const h of installed.installed) expect(h.nodeCount).toBeLessThanOrEqual(1200);
   });
@@ -71,7 +73,7 @@ class Driver {
   }
 
   static async open(composed: ComposedPatch, task: DbBenchTask): Promise<Driver> {
-    const provider = await createPythonHookProvider(pool, composed.patch.actions, { benchmark: 'dbbench' });
+    const provider = await createPythonHookProvider(pool, composed.patch.actions, { rules: { numberedInstances: false } });
     return new Driver(task, await provider.openEpisode());
   }
 

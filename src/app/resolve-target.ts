@@ -4,44 +4,7 @@ import { startFakeOpenAIServer } from '../models/fake-openai-server.js';
 import { parseModelSpec } from '../models/model-spec.js';
 import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { loadScriptedModelFile } from '../models/scripted-model.js';
-import { parseDbBenchSimQuery } from '../benchmarks/dbbench/simulation/fault-profile.js';
-import { createDbBenchSimHandler, toSimHttpReply } from '../benchmarks/dbbench/simulation/wire-handler.js';
-import { createAlfworldSimHandler, toAlfworldSimHttpReply } from '../benchmarks/alfworld/simulation/index.js';
-import { createWebShopSimHandler, parseWebShopSimQuery, toWebShopSimHttpReply } from '../benchmarks/webshop/simulation/index.js';
-import { loadSharedWebShopEngine } from '../environments/webshop/webshop-environment.js';
-
-/** The simulated target of a benchmark as a request → HTTP reply function. */
-function simulatedReplier(bench: string, dataDir: string, params: URLSearchParams): (request: unknown) => { status: number; body: unknown } {
-  switch (bench) {
-    case 'dbbench': {
-      const handler = createDbBenchSimHandler({ dataDir, ...parseDbBenchSimQuery(params) });
-      return (request) => toSimHttpReply(handler(request));
-    }
-    case 'alfworld': {
-      const known = new Set(['seed', 'faults', 'comply']);
-      for (const key of params.keys()) {
-        if (!known.has(key)) throw new ConfigError({ message: `Unknown sim:alfworld parameter '${key}'.`, field: 'target', allowed: [...known, 'latency_ms'] });
-      }
-      const seed = params.get('seed');
-      const comply = params.get('comply');
-      const faults = params.get('faults');
-      const handler = createAlfworldSimHandler({
-        dataDir,
-        ...(seed !== null ? { seed: Number(seed) } : {}),
-        ...(comply !== null ? { comply: Number(comply) } : {}),
-        ...(faults !== null ? { faults } : {}),
-      });
-      return (request) => toAlfworldSimHttpReply(handler(request));
-    }
-    case 'webshop': {
-      const handler = createWebShopSimHandler({ dataDir, ...parseWebShopSimQuery(params), engine: loadSharedWebShopEngine(dataDir) });
-      return (request) => toWebShopSimHttpReply(handler(request));
-    }
-    default:
-      throw new ConfigError({ message: `There is no simulated target for '${bench}'.`, field: 'target', allowed: ['sim:dbbench', 'sim:alfworld', 'sim:webshop'] });
-  }
-}
-
+import type { BenchmarkRegistry } from '../benchmarks/registry.js';
 export interface ResolvedTarget {
   model: ChatModel & Partial<Pick<OpenAICompatibleModel, 'endpoint' | 'listModels'>>;
   /** Stops whatever the target started (the simulated target's local server). */
@@ -52,7 +15,7 @@ export interface ResolvedTarget {
  * Turns a target SPEC into a chat model. A simulated target is served over a local OpenAI-compatible
  * HTTP server and reached through the same client as a real server, so the real code path runs.
  */
-export async function resolveTarget(spec: string, context: { dataDir?: string } = {}): Promise<ResolvedTarget> {
+export async function resolveTarget(spec: string, context: { dataDir?: string; registry: BenchmarkRegistry; bench?: string }): Promise<ResolvedTarget> {
   const parsed = parseModelSpec(spec, { field: 'target' });
   switch (parsed.kind) {
     case 'openai': {
@@ -68,7 +31,7 @@ export async function resolveTarget(spec: string, context: { dataDir?: string } 
       if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
         throw new ConfigError({ message: `latency_ms must be an integer number of milliseconds (0..600000), got '${latencyText}'.`, field: 'target' });
       }
-      const reply = simulatedReplier(parsed.bench, context.dataDir, new URLSearchParams(simParams));
+      const reply = simulatedReplier(context.registry, parsed.bench, context.dataDir, new URLSearchParams(simParams));
       const server = await startFakeOpenAIServer({
         recordRequests: false,
         models: [`sim-${parsed.bench}`],
@@ -90,6 +53,18 @@ export async function resolveTarget(spec: string, context: { dataDir?: string } 
       return { model, close: () => server.close() };
     }
     case 'symbolic':
-      throw new ConfigError({ message: "'symbolic' is an engineer, not a target model.", field: 'target', allowed: ['openai:<base-url>#<model>', 'sim:dbbench', 'sim:alfworld', 'sim:webshop', 'scripted:<file>'] });
+      throw new ConfigError({ message: "'symbolic' is an engineer, not a target model.", field: 'target', allowed: ['openai:<base-url>#<model>', ...simSpecs(context.registry), 'scripted:<file>'] });
   }
+}
+
+/** `sim:<name>` for every benchmark with a simulated target. */
+export function simSpecs(registry: BenchmarkRegistry): string[] {
+  return registry.all().flatMap((d) => (d.simulation ? [`sim:${d.name}`] : []));
+}
+
+/** The simulated target of a benchmark as a request → HTTP reply function. */
+function simulatedReplier(registry: BenchmarkRegistry, bench: string, dataDir: string, params: URLSearchParams): (request: unknown) => { status: number; body: unknown } {
+  const simulation = registry.find(bench)?.simulation;
+  if (!simulation) throw new ConfigError({ message: `There is no simulated target for '${bench}'.`, field: 'target', allowed: simSpecs(registry) });
+  return simulation.create(params, { dataDir });
 }

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../config/data-dir.js';
-import { isInfraOutcome, type ChatMessage, type EpisodeRecord } from '../episode/index.js';
-import { loadDbBenchSplit } from '../environments/dbbench/load-tasks.js';
-import { renderDbBenchTrace } from '../benchmarks/dbbench/engineer/dbbench-trace.js';
-import type { EpisodeEvidence } from './episode-evidence.js';
-import { AVAILABLE_ENGINEER_BENCHES, buildFailurePacket, EngineerFormatUnavailableError, hasPacketFormat } from './failure-packet.js';
-import { DBBENCH_EVIDENCE_LIMITS } from './packet-limits.js';
-import { sanitizeEvidenceText } from './sanitize-evidence.js';
-import { engineerInput, runSimBaseline } from '../testing/sim-baseline.fixture.js';
+import { resolveDataDir } from '../../../app/data-dir.js';
+import { isInfraOutcome, type ChatMessage, type EpisodeRecord } from '../../../episode/index.js';
+import { loadDbBenchSplit } from '../../../environments/dbbench/load-tasks.js';
+import { renderDbBenchTrace } from './dbbench-trace.js';
+import type { EpisodeEvidence } from '../../../engineer/episode-evidence.js';
+import { buildFailurePacket } from '../../../engineer/failure-packet.js';
+import { DBBENCH_EVIDENCE_LIMITS } from './dbbench-evidence-limits.js';
+import { sanitizeEvidenceText } from '../../../engineer/sanitize-evidence.js';
+import { engineerBenchmark, engineerInput, runSimBaseline, TEST_REGISTRY } from '../../../testing/sim-baseline.fixture.js';
 
 const TASKS = Array.from({ length: 20 }, (_, i) => i);
 let records: EpisodeRecord[];
@@ -155,13 +155,10 @@ describe('buildFailurePacket on a real simulated DBBench baseline (dev 0:20, see
     expect(packet.stats).toMatchObject({ failures: 0, included: 0 });
   });
 
-  it('has a packet for every benchmark; the typed error stays a configuration error', () => {
-    expect(AVAILABLE_ENGINEER_BENCHES).toEqual(['dbbench', 'webshop', 'alfworld']);
-    for (const bench of AVAILABLE_ENGINEER_BENCHES) expect(hasPacketFormat(bench)).toBe(true);
-    const error = new EngineerFormatUnavailableError('webshop', 'engineer prompt');
-    expect(error).toMatchObject({ code: 'config_error', bench: 'webshop', part: 'engineer prompt', reason: 'not_yet_implemented', field: 'bench' });
-    expect(error.message).toMatch(/^There is no webshop engineer prompt yet\./);
+  it('is the renderer each built-in benchmark names in its definition', () => {
+    for (const name of TEST_REGISTRY.names()) expect(engineerBenchmark(name).packet.format).toBe(name === 'dbbench' ? 'dbbench-evidence-v1' : `${name}-trace-packet-v1`);
   });
+
 });
 
 describe('renderDbBenchTrace limits (protocol.md §2.4–2.5)', () => {

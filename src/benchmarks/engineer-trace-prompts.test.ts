@@ -4,16 +4,14 @@ import type { EpisodeRecord } from '../episode/index.js';
 import { AlfworldEpisodeState, buildAlfworldHookContext } from '../environments/alfworld/alfworld-hook-context.js';
 import { buildWebShopHookContext, WebShopEpisodeState } from '../environments/webshop/webshop-hook-context.js';
 import {
-  ALFWORLD_SCHEMA_STYLE,
   buildEngineerPrompt,
   EVIDENCE_MARKER,
   PREFILL_THINK,
   renderEngineerPrompt,
   splitAtEvidenceMarker,
-  WEBSHOP_SCHEMA_STYLE,
-} from './engineer-prompt.js';
-import { PROMPT_VERSION } from './prompt-templates.js';
-import { engineerInput, runSimTraceBaseline } from '../testing/sim-baseline.fixture.js';
+} from '../engineer/engineer-prompt.js';
+import { PROMPT_VERSION } from '../engineer/prompt-templates.js';
+import { engineerInput, runSimTraceBaseline, engineerBenchmark } from '../testing/sim-baseline.fixture.js';
 
 const PREFILL_SENTENCE = 'Your thinking block has already been opened for you.';
 const SECTIONS = [
@@ -58,7 +56,7 @@ function ctxNames(ctx: Record<string, unknown>, nested: readonly string[]): stri
 describe('the WebShop engineer prompt (webshop_life_multihook_v1)', () => {
   it('is system + user with scope, prefill sentence, format, marker and packet in order (prefill)', () => {
     const { prompt, packet } = buildEngineerPrompt(engineerInput(webshop, { bench: 'webshop' }), { protocol: 'prefill_think_patch' });
-    expect(prompt).toMatchObject({ version: PROMPT_VERSION, bench: 'webshop', protocol: 'prefill_think_patch', schemaStyle: WEBSHOP_SCHEMA_STYLE, prefill: PREFILL_THINK });
+    expect(prompt).toMatchObject({ version: PROMPT_VERSION, bench: 'webshop', protocol: 'prefill_think_patch', schemaStyle: 'webshop_life_multihook_v1', prefill: PREFILL_THINK });
     expect(prompt.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(prompt.system).toContain('WebShop');
     expect(prompt.system).toContain('"actions" list is mandatory');
@@ -71,8 +69,8 @@ describe('the WebShop engineer prompt (webshop_life_multihook_v1)', () => {
   });
 
   it('has a full variant: other system text, no prefill sentence, the full output contract, no prefill', () => {
-    const full = renderEngineerPrompt({ bench: 'webshop', protocol: 'full_think_patch', evidence: 'EVIDENCE' });
-    const prefill = renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'EVIDENCE' });
+    const full = renderEngineerPrompt({ benchmark: engineerBenchmark('webshop'), protocol: 'full_think_patch', evidence: 'EVIDENCE' });
+    const prefill = renderEngineerPrompt({ benchmark: engineerBenchmark('webshop'), protocol: 'prefill_think_patch', evidence: 'EVIDENCE' });
     expect(full.prefill).toBeUndefined();
     expect(full.system).not.toBe(prefill.system);
     expect(full.system).toContain('exactly two blocks, first <think> and then <patch>');
@@ -81,13 +79,13 @@ describe('the WebShop engineer prompt (webshop_life_multihook_v1)', () => {
     expectInOrder(full.user, ['Scope:', '## Patch format (WebShop', ...SECTIONS.slice(1)]);
     expect(full.user.endsWith(`\n${EVIDENCE_MARKER}\n\nEVIDENCE`)).toBe(true);
     expect(full.staticPrefixSha256).not.toBe(prefill.staticPrefixSha256);
-    expect(renderEngineerPrompt({ bench: 'webshop', protocol: 'full_think_patch', evidence: 'OTHER' }).staticPrefixSha256).toBe(full.staticPrefixSha256);
+    expect(renderEngineerPrompt({ benchmark: engineerBenchmark('webshop'), protocol: 'full_think_patch', evidence: 'OTHER' }).staticPrefixSha256).toBe(full.staticPrefixSha256);
   });
 
   it('names every ctx key and predicate of the real WebShop hook context, the stages and the no-leak rules', () => {
     const state = new WebShopEpisodeState('WebShop [SEP] Instruction: [SEP] i need a red shirt, and price lower than 30.00 dollars [SEP] Search', true, ['search']);
     const ctx = buildWebShopHookContext({ hook: 'make_pre_hint', round: 1, remaining: 20 }, state, 20);
-    const { user } = renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'E' });
+    const { user } = renderEngineerPrompt({ benchmark: engineerBenchmark('webshop'), protocol: 'prefill_think_patch', evidence: 'E' });
     const names = ctxNames(ctx, ['action', 'state', 'task', 'webshop', 'predicates']);
     expect(names.length).toBeGreaterThan(35);
     for (const name of names) expect(user, name).toContain(name);
@@ -112,7 +110,7 @@ describe('the ALFWorld engineer prompt (alfworld_life_multihook_v1)', () => {
     // The prefill message still follows the protocol, so its extractor can parse the completion.
     expect(prefill.prompt.prefill).toBe(PREFILL_THINK);
     expect(full.prompt.prefill).toBeUndefined();
-    expect(full.prompt).toMatchObject({ bench: 'alfworld', schemaStyle: ALFWORLD_SCHEMA_STYLE });
+    expect(full.prompt).toMatchObject({ bench: 'alfworld', schemaStyle: 'alfworld_life_multihook_v1' });
     expect(full.prompt.user.startsWith('Scope: you edit only the reusable ALFWorld harness')).toBe(true);
     expectInOrder(full.prompt.user, ['Scope:', '## Patch format (ALFWorld, code hooks only)', ...SECTIONS.slice(1)]);
     expect(splitAtEvidenceMarker(full.prompt.user)?.rest).toBe(`\n${full.packet.text}`);
@@ -122,7 +120,7 @@ describe('the ALFWorld engineer prompt (alfworld_life_multihook_v1)', () => {
   it('names every ctx key and predicate of the real ALFWorld hook context, the stages and the instance rule', () => {
     const state = new AlfworldEpisodeState('pick_and_place_simple', 'put a mug in coffeemachine.', 'You are in the middle of a room. Looking quickly around you, you see a cabinet 1, and a coffeemachine 1.', ['go to cabinet 1', 'go to coffeemachine 1', 'look']);
     const ctx = buildAlfworldHookContext({ hook: 'make_pre_hint', step: 0, remaining: 50, maxStep: 50, raw: '', finalAction: '' }, state);
-    const { user } = renderEngineerPrompt({ bench: 'alfworld', protocol: 'full_think_patch', evidence: 'E' });
+    const { user } = renderEngineerPrompt({ benchmark: engineerBenchmark('alfworld'), protocol: 'full_think_patch', evidence: 'E' });
     const names = ctxNames(ctx, ['action', 'state', 'task', 'predicates', 'history', 'world']);
     expect(names.length).toBeGreaterThan(35);
     for (const name of names) expect(user, name).toContain(name);

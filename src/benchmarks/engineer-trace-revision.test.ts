@@ -1,15 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { EpisodeRecord } from '../episode/index.js';
-import { buildEngineerPrompt, EVIDENCE_MARKER } from './engineer-prompt.js';
-import { toEpisodeEvidence } from './episode-evidence.js';
-import { ALFWORLD_PACKET_LIMITS, WEBSHOP_PACKET_LIMITS } from './packet-limits.js';
-import { MIDDLE_CUT_MARK } from './packet-text.js';
-import { buildRevisionContext } from '../benchmarks/dbbench/engineer/revision-context.js';
-import type { PreviousAttempt } from './previous-attempt.js';
+import { buildEngineerPrompt, EVIDENCE_MARKER } from '../engineer/engineer-prompt.js';
+import { toEpisodeEvidence } from '../engineer/episode-evidence.js';
+import { ALFWORLD_PACKET_LIMITS, ALFWORLD_TRACE_STYLE } from './alfworld/engineer/alfworld-engineer.js';
+import { WEBSHOP_PACKET_LIMITS, WEBSHOP_TRACE_STYLE } from './webshop/engineer/webshop-engineer.js';
+import { MIDDLE_CUT_MARK } from '../engineer/packet-text.js';
+import { buildRevisionContext } from './dbbench/engineer/revision-context.js';
+import type { PreviousAttempt } from '../engineer/previous-attempt.js';
 import { engineerInput, runSimTraceBaseline } from '../testing/sim-baseline.fixture.js';
-import { renderTraceSection, type TraceBench } from './trace-packet.js';
-import { batchPositions, buildTraceRevisionContext, renderTraceRevisionContext, TRACE_REVISION_LIMITS } from './trace-revision-context.js';
+import { renderTraceSection, type TracePacketLimits, type TraceStyle } from '../engineer/trace-packet.js';
+
+type TraceBench = 'webshop' | 'alfworld';
+const STYLES: Record<TraceBench, TraceStyle> = { webshop: WEBSHOP_TRACE_STYLE, alfworld: ALFWORLD_TRACE_STYLE };
+const LIMITS: Record<TraceBench, TracePacketLimits> = { webshop: WEBSHOP_PACKET_LIMITS, alfworld: ALFWORLD_PACKET_LIMITS };
+import { batchPositions, buildTraceRevisionContext, renderTraceRevisionContext, TRACE_REVISION_LIMITS } from '../engineer/trace-revision-context.js';
 
 /**
  * Baseline episodes of the simulated targets, renumbered to task indices that cannot appear by chance
@@ -80,7 +85,7 @@ function expectNoLeaks(text: string): void {
 describe('buildTraceRevisionContext (WebShop and ALFWorld second pass)', () => {
   it('shows the previous patch, its batch result and the flips by position in the batch', () => {
     const previous = attempt('alfworld');
-    const text = buildTraceRevisionContext('alfworld', previous, { taskIndices: INDICES });
+    const text = buildTraceRevisionContext(STYLES.alfworld, previous, { taskIndices: INDICES, sectionLimits: LIMITS.alfworld });
     expect(text.startsWith('## Second-pass revision context\n\n')).toBe(true);
     expect(text).toContain('the same ALFWorld tasks were played again');
     expect(text).toContain('- status: scored\n- scored tasks: 8\n- passes: baseline 5/8, patched 4/8 (-1)\n- mean reward: baseline 0.6250, patched 0.5000 (-0.1250)');
@@ -93,7 +98,7 @@ describe('buildTraceRevisionContext (WebShop and ALFWorld second pass)', () => {
 
   it('renders patched-run traces with the failure packet renderer: regressions first, then still failing, ALFWorld instances masked', () => {
     const previous = attempt('alfworld');
-    const { text, traces } = renderTraceRevisionContext('alfworld', previous, { taskIndices: INDICES });
+    const { text, traces } = renderTraceRevisionContext(STYLES.alfworld, previous, { taskIndices: INDICES, sectionLimits: LIMITS.alfworld });
     const fails = failing('alfworld');
     expect(fails.length).toBeGreaterThanOrEqual(3);
     expect(traces).toEqual({ shown: Math.min(fails.length, TRACE_REVISION_LIMITS.maxTraces), candidates: fails.length });
@@ -104,7 +109,7 @@ describe('buildTraceRevisionContext (WebShop and ALFWorld second pass)', () => {
       const record = fails[i]!;
       const kind = i < 2 ? 'passed without the patch, fails with it' : 'failed without the patch, still fails with it';
       expect(section.split('\n')[0]).toBe(`## Patched-run trace ${i + 1}: task ${positionOf('alfworld', record)} of the batch (${kind})`);
-      const body = renderTraceSection('alfworld', toEpisodeEvidence(record), i + 1, ALFWORLD_PACKET_LIMITS).split('\n').slice(1).join('\n');
+      const body = renderTraceSection(ALFWORLD_TRACE_STYLE, toEpisodeEvidence(record), i + 1, ALFWORLD_PACKET_LIMITS).split('\n').slice(1).join('\n');
       expect(section.split('\n').slice(1).join('\n')).toBe(body);
     });
     // The agent saw numbered instances; the context never shows one.
@@ -117,14 +122,14 @@ describe('buildTraceRevisionContext (WebShop and ALFWorld second pass)', () => {
 
   it('masks WebShop product ids in traces and in the patch, and never shows detail, goal data or task indices', () => {
     const previous = attempt('webshop', { patch: { ...PATCH, benchmark: 'webshop', description: 'Never buy B07ABCDE12 again; see /home/someone/notes.txt.' } });
-    const text = buildTraceRevisionContext('webshop', previous, { taskIndices: INDICES });
+    const text = buildTraceRevisionContext(STYLES.webshop, previous, { taskIndices: INDICES, sectionLimits: LIMITS.webshop });
     const fails = failing('webshop');
     expect(rawText(fails)).toMatch(/\b[Bb]0[A-Za-z0-9]{8}\b/);
     expect(text).not.toMatch(/\b[Bb]0[A-Za-z0-9]{8}\b/);
     expect(text).toContain('"description": "Never buy [PRODUCT_ID] again; see [PATH]"');
     expect(text).toContain('the same WebShop tasks were played again');
     expect(sections(text)[0]!.split('\n').slice(1).join('\n')).toBe(
-      renderTraceSection('webshop', toEpisodeEvidence(fails[0]!), 1, WEBSHOP_PACKET_LIMITS).split('\n').slice(1).join('\n'),
+      renderTraceSection(WEBSHOP_TRACE_STYLE, toEpisodeEvidence(fails[0]!), 1, WEBSHOP_PACKET_LIMITS).split('\n').slice(1).join('\n'),
     );
     expectNoLeaks(text);
   });
@@ -133,12 +138,12 @@ describe('buildTraceRevisionContext (WebShop and ALFWorld second pass)', () => {
     const fails = failing('webshop');
     const infra = { ...structuredClone(fails[0]!), task: { ...fails[0]!.task, index: INDICES[7]! }, outcome: 'model_error' as const };
     const previous = attempt('webshop', { stillFailing: [...fails.slice(2), infra] });
-    const two = renderTraceRevisionContext('webshop', previous, { taskIndices: INDICES, limits: { maxTraces: 2 } });
+    const two = renderTraceRevisionContext(STYLES.webshop, previous, { taskIndices: INDICES, sectionLimits: LIMITS.webshop, limits: { maxTraces: 2 } });
     expect(two.traces).toEqual({ shown: 2, candidates: fails.length });
     expect(sections(two.text)).toHaveLength(2);
     expect(tracePart(two.text).endsWith(`...[${fails.length - 2} more patched-run trace(s) not shown]`)).toBe(true);
 
-    const tight = renderTraceRevisionContext('webshop', previous, { taskIndices: INDICES, limits: { maxTraceChars: 1500, maxPatchChars: 120 } });
+    const tight = renderTraceRevisionContext(STYLES.webshop, previous, { taskIndices: INDICES, sectionLimits: LIMITS.webshop, limits: { maxTraceChars: 1500, maxPatchChars: 120 } });
     expect(tight.traces.shown).toBe(1);
     const part = tracePart(tight.text);
     expect(part.length).toBeLessThanOrEqual(1500);
@@ -146,7 +151,7 @@ describe('buildTraceRevisionContext (WebShop and ALFWorld second pass)', () => {
     expect(part.endsWith(`...[${fails.length - 1} more patched-run trace(s) not shown]`)).toBe(true);
     expect(tight.text.split('### Previous patch JSON\n\n')[1]!.split('\n\n### Traces')[0]!).toHaveLength(120);
 
-    const none = buildTraceRevisionContext('webshop', attempt('webshop', { regressions: [], stillFailing: [infra] }), { taskIndices: INDICES });
+    const none = buildTraceRevisionContext(STYLES.webshop, attempt('webshop', { regressions: [], stillFailing: [infra] }), { taskIndices: INDICES, sectionLimits: LIMITS.webshop });
     expect(tracePart(none)).toBe('(none: no scored episode of the patched run failed)');
   });
 
@@ -165,8 +170,8 @@ describe('the revision context in the engineer prompt', () => {
     const previous = attempt(bench);
     const first = buildEngineerPrompt(input, { protocol: 'prefill_think_patch' });
     const second = buildEngineerPrompt(input, { protocol: 'prefill_think_patch', previous });
-    expect(second.prompt.user).toBe(`${first.prompt.user}\n\n${buildTraceRevisionContext(bench, previous, { taskIndices: INDICES })}`);
-    expect(second.prompt.user.endsWith(`${EVIDENCE_MARKER}\n\n${second.packet.text}\n\n${buildTraceRevisionContext(bench, previous, { taskIndices: INDICES })}`)).toBe(true);
+    expect(second.prompt.user).toBe(`${first.prompt.user}\n\n${buildTraceRevisionContext(STYLES[bench], previous, { taskIndices: INDICES, sectionLimits: LIMITS[bench] })}`);
+    expect(second.prompt.user.endsWith(`${EVIDENCE_MARKER}\n\n${second.packet.text}\n\n${buildTraceRevisionContext(STYLES[bench], previous, { taskIndices: INDICES, sectionLimits: LIMITS[bench] })}`)).toBe(true);
     expect(second.prompt.system).toBe(first.prompt.system);
     expect(second.prompt.staticPrefixSha256).toBe(first.prompt.staticPrefixSha256);
     expectNoLeaks(second.prompt.user);

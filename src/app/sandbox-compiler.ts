@@ -1,11 +1,11 @@
 import type { HookCompiler } from '../patch/index.js';
 import { compileHook, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import type { CompilerHandle } from './commands/validate.js';
+import type { CompilerHandle } from '../cli/commands/validate.js';
 
 /** The real hook compiler: `compile_hook` rules run by CPython (Pyodide) inside a sandbox worker. */
 export function sandboxCompiler(pool: SandboxPool): HookCompiler {
-  return async (source, benchmark) => {
-    const verdict = await compileHook(pool, source, benchmark);
+  return async (source, rules) => {
+    const verdict = await compileHook(pool, source, rules);
     return verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason };
   };
 }

@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { sandboxCompiler } from '../cli/sandbox-compiler.js';
+import { sandboxCompiler } from '../app/sandbox-compiler.js';
 import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
 import { createOpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { scripted, startFakeOpenAIServer, type FakeOpenAIServer, type FakeResponse } from '../models/fake-openai-server.js';
 import { validateEngineerResponse, type HookCompiler, type PatchVerdict } from '../patch/index.js';
 import { createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import type { EngineerResult } from './engineer.js';
-import { buildEngineerPrompt, EVIDENCE_MARKER, PREFILL_THINK } from './engineer-prompt.js';
-import { createLlmEngineer, type LlmEngineerOptions } from './llm-engineer.js';
-import { engineerInput, runSimBaseline, runSimTraceBaseline } from '../testing/sim-baseline.fixture.js';
+import type { EngineerResult } from '../engineer/engineer.js';
+import { buildEngineerPrompt, EVIDENCE_MARKER, PREFILL_THINK } from '../engineer/engineer-prompt.js';
+import { createLlmEngineer, type LlmEngineerOptions } from '../engineer/llm-engineer.js';
+import { engineerInput, runSimBaseline, runSimTraceBaseline, TEST_REGISTRY } from '../testing/sim-baseline.fixture.js';
 
 let records: EpisodeRecord[];
 let pool: SandboxPool;
@@ -49,7 +49,7 @@ async function engineerWith(responses: FakeResponse[], options: Partial<LlmEngin
 }
 
 const validate = (text: string, protocol = 'prefill_think_patch'): Promise<PatchVerdict> =>
-  validateEngineerResponse(text, { protocol, bench: 'dbbench', compiler, codeHookOnly: true, rejectRuntimeNoop: true });
+  validateEngineerResponse(text, { protocol, bench: 'dbbench', benchmarks: TEST_REGISTRY.patchRules(), compiler, codeHookOnly: true, rejectRuntimeNoop: true });
 
 const POST_STEP = `def hook(ctx, nb):
     preds = ctx.get("predicates", {})

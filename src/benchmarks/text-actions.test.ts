@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import type { EpisodeRecord } from '../episode/index.js';
-import { asToolCallView, parseAlfworldTextAction, parseWebShopTextAction } from './text-actions.js';
+import { asToolCallView } from '../engineer/text-actions.js';
+import { ALFWORLD_ARGUMENT_KEYS, parseAlfworldTextAction } from './alfworld/engineer/alfworld-text-actions.js';
+import { parseWebShopTextAction } from './webshop/engineer/webshop-text-actions.js';
 
 function record(messages: EpisodeRecord['messages'], preamble?: number): EpisodeRecord {
   return {
@@ -31,7 +33,7 @@ describe('text-protocol actions', () => {
 
   it('turns a text-protocol record into the tool-calling shape and leaves FC records alone', () => {
     const fc = record([{ role: 'system', content: 's' }]);
-    expect(asToolCallView(fc, parseAlfworldTextAction)).toBe(fc);
+    expect(asToolCallView(fc, parseAlfworldTextAction, ALFWORLD_ARGUMENT_KEYS)).toBe(fc);
     const text = record(
       [
         { role: 'user', content: 'rules' },
@@ -44,7 +46,7 @@ describe('text-protocol actions', () => {
       ],
       2,
     );
-    const view = asToolCallView(text, parseAlfworldTextAction);
+    const view = asToolCallView(text, parseAlfworldTextAction, ALFWORLD_ARGUMENT_KEYS);
     expect(view.preamble).toBeUndefined();
     expect(view.messages).toEqual([
       { role: 'user', content: 'Here is your task. AVAILABLE ACTIONS: look\n' },

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 
-import type { EpisodeRecord } from '../../episode/index.js';
-import type { EngineerInput, EngineerResult } from '../engineer.js';
-import type { SymbolicPatch } from '../../benchmarks/dbbench/symbolic/compose-patch.js';
-import { NO_SIGNATURE_NOTE, SIGNATURE_PATCH_NOTE, SYMBOLIC_ENGINEER_LABEL, createSymbolicEngineer, isNoSignatureResult } from './symbolic-engineer.js';
-import { testEpisode } from '../../testing/dbbench-test-episodes.js';
+import type { EpisodeRecord } from '../../../episode/index.js';
+import type { EngineerInput, EngineerResult } from '../../../engineer/engineer.js';
+import type { SymbolicPatch } from './compose-patch.js';
+import { NO_SIGNATURE_NOTE, SIGNATURE_PATCH_NOTE, SYMBOLIC_ENGINEER_LABEL, createSymbolicEngineer, isNoSignatureResult } from '../../../engineer/symbolic/symbolic-engineer.js';
+import { testEpisode } from '../../../testing/dbbench-test-episodes.js';
+import { engineerBenchmark } from '../../../testing/sim-baseline.fixture.js';
 
 const QUESTION = 'Which circuit hosted the round where Takashi Kogure got the fastest lap?';
 
-function input(episodes: EpisodeRecord[], bench: EngineerInput['bench'] = 'dbbench'): EngineerInput {
-  return { bench, batchTag: 'batch_000', split: 'dev', taskIndices: episodes.map((e) => e.task.index), episodes, passThreshold: 1 };
+function input(episodes: EpisodeRecord[], bench = 'dbbench'): EngineerInput {
+  return { benchmark: engineerBenchmark(bench), batchTag: 'batch_000', split: 'dev', taskIndices: episodes.map((e) => e.task.index), episodes, passThreshold: 1 };
 }
 
 function patchOf(result: EngineerResult): SymbolicPatch {
@@ -40,7 +41,7 @@ describe('createSymbolicEngineer', () => {
     const engineer = createSymbolicEngineer();
     expect(engineer.label).toBe(SYMBOLIC_ENGINEER_LABEL);
     expect(engineer.label).toBe('symbolic engineer (built-in, rule-based)');
-    expect(engineer.symbolic).toBe(true);
+    expect(engineer.kind).toBe('symbolic');
   });
 
   it('keeps recurring signatures, writes a general patch and explains it in notes', async () => {

@@ -2,17 +2,16 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import { ConfigError } from '../episode/index.js';
-import type { DbBenchOverlay } from '../environments/dbbench/legacy-overlay.js';
+import type { AnyBenchmarkDefinition } from '../benchmark/definition.js';
 import type { HookProvider } from '../hooks/hook-provider.js';
-import { describeRejection, validatePatchFile, type Benchmark, type HarnessPatch } from '../patch/index.js';
-import { codeHooksOf, dbBenchOverlayOf } from '../patch/patch-parts.js';
+import { compileRulesOf, describeRejection, validatePatchFile, type HarnessPatch, type PatchRulesLookup } from '../patch/index.js';
+import { codeHooksOf } from '../patch/patch-parts.js';
 import { createPythonHookProvider, type PythonHookProvider, type SandboxPool } from '../sandbox/index.js';
 import { sandboxCompiler } from './sandbox-compiler.js';
 
 export interface RunPatch {
   patch: HarnessPatch;
   hooks: PythonHookProvider;
-  overlay: DbBenchOverlay;
   manifest: { file: string; sha256: string };
   /** Validator notes (quirks of the original that were accepted) and hooks dropped at install. */
   notes: string[];
@@ -20,17 +19,18 @@ export interface RunPatch {
 
 /**
  * Validates a patch file exactly as `harness-r1 validate` does and installs it for a run: code hooks as
- * sandboxed Python hooks, legacy skills and tool-hint edits as the DBBench overlay. An invalid patch is a
+ * sandboxed Python hooks; legacy actions go to the benchmark, which installs those it honours. An invalid patch is a
  * usage error naming the field and the rule.
  */
-export async function loadRunPatch(file: string, bench: Benchmark, pool: SandboxPool): Promise<RunPatch> {
+export async function loadRunPatch(file: string, definition: AnyBenchmarkDefinition, benchmarks: PatchRulesLookup, pool: SandboxPool): Promise<RunPatch> {
+  const bench = definition.name;
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (cause) {
     throw new ConfigError({ message: `Cannot read patch ${file}: ${(cause as Error).message}`, field: 'patch', cause });
   }
-  const verdict = await validatePatchFile(file, { bench, compiler: sandboxCompiler(pool) });
+  const verdict = await validatePatchFile(file, { bench, benchmarks, compiler: sandboxCompiler(pool) });
   if (verdict.kind === 'invalid') {
     throw new ConfigError({ message: `Patch ${file} is invalid: ${describeRejection(verdict.rejection)}`, field: 'patch' });
   }
@@ -39,16 +39,15 @@ export async function loadRunPatch(file: string, bench: Benchmark, pool: Sandbox
     throw new ConfigError({ message: `Patch ${file} is for '${patch.benchmark}', but the run is on '${bench}'.`, field: 'patch' });
   }
   const legacy = patch.actions.filter((a) => a.type !== 'add_code_hook');
-  if (bench !== 'dbbench' && legacy.length > 0) {
+  if (definition.evaluation.codeHookOnly && legacy.length > 0) {
     throw new ConfigError({
-      message: `Patch ${file} has legacy DSL actions (${[...new Set(legacy.map((a) => a.type))].join(', ')}), which harness-r1 runs only on dbbench so far; use add_code_hook actions on ${bench}.`,
+      message: `Patch ${file} has legacy DSL actions (${[...new Set(legacy.map((a) => a.type))].join(', ')}), which the ${bench} runtime does not run; use add_code_hook actions on ${bench}.`,
       field: 'patch',
     });
   }
-  const hooks = await createPythonHookProvider(pool, codeHooksOf(patch), { benchmark: bench, label: `patch ${file}` });
-  const overlay = dbBenchOverlayOf(patch);
+  const hooks = await createPythonHookProvider(pool, codeHooksOf(patch), { rules: compileRulesOf(definition.patch), label: `patch ${file}` });
   const notes = [...verdict.notes.map((n) => `${n.kind}: ${n.message}`), ...hooks.dropped.map((d) => `hook #${d.position} (${d.hook}) dropped at install: ${d.reason}`)];
-  return { patch, hooks, overlay, manifest: { file, sha256: createHash('sha256').update(bytes).digest('hex') }, notes };
+  return { patch, hooks, manifest: { file, sha256: createHash('sha256').update(bytes).digest('hex') }, notes };
 }
 
 export type { HookProvider };

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { EpisodeRecord } from '../episode/index.js';
-import type { DbBenchTask } from '../environments/dbbench/dbbench-task.js';
-import { DbBenchEpisodeState } from '../environments/dbbench/episode-state.js';
-import { buildDbBenchHookContext } from '../environments/dbbench/hook-context.js';
-import { CODE_HOOK_NAMES } from '../patch/index.js';
-import { buildEngineerPrompt, EVIDENCE_MARKER, PREFILL_THINK, renderEngineerPrompt, splitAtEvidenceMarker } from './engineer-prompt.js';
-import { buildFailurePacket } from './failure-packet.js';
-import { PROMPT_VERSION } from './prompt-templates.js';
-import { engineerInput, runSimBaseline } from '../testing/sim-baseline.fixture.js';
+import type { EpisodeRecord } from '../../../episode/index.js';
+import type { DbBenchTask } from '../../../environments/dbbench/dbbench-task.js';
+import { DbBenchEpisodeState } from '../../../environments/dbbench/episode-state.js';
+import { buildDbBenchHookContext } from '../../../environments/dbbench/hook-context.js';
+import { CODE_HOOK_NAMES } from '../../../patch/index.js';
+import { buildEngineerPrompt, EVIDENCE_MARKER, PREFILL_THINK, renderEngineerPrompt, splitAtEvidenceMarker } from '../../../engineer/engineer-prompt.js';
+import { buildFailurePacket } from '../../../engineer/failure-packet.js';
+import { PROMPT_VERSION } from '../../../engineer/prompt-templates.js';
+import { engineerInput, runSimBaseline, engineerBenchmark } from '../../../testing/sim-baseline.fixture.js';
 
 let records: EpisodeRecord[];
 
@@ -45,7 +45,7 @@ describe('the DBBench prefill prompt (prefill_think_patch)', () => {
   });
 
   it('states the patch contract: keys, add_code_hook only, hook order, 2–4 hooks, return shapes, limits and forbidden constructs', () => {
-    const { user } = renderEngineerPrompt({ bench: 'dbbench', protocol: 'prefill_think_patch', evidence: 'E' });
+    const { user } = renderEngineerPrompt({ benchmark: engineerBenchmark('dbbench'), protocol: 'prefill_think_patch', evidence: 'E' });
     const format = section(user, '## Patch format (DBBench, code hooks only)');
     expect(format).toContain('"benchmark": exactly "dbbench"');
     expect(format).toContain('"description"');
@@ -79,7 +79,7 @@ describe('the DBBench prefill prompt (prefill_think_patch)', () => {
     const task: DbBenchTask = { index: 0, description: 'q', addDescription: '', type: 'counting', kind: 'query', label: [], table: { name: 't', columns: ['a'], rows: [] } };
     const call = { id: 'c', tool: 'execute_sql', args: { query: 'SELECT 1' }, firstValue: 'SELECT 1' };
     const ctx = buildDbBenchHookContext({ hook: 'on_post_step', round: 1, remaining: 5, call, observation: '[]' }, new DbBenchEpisodeState(task));
-    const { user } = renderEngineerPrompt({ bench: 'dbbench', protocol: 'prefill_think_patch', evidence: 'E' });
+    const { user } = renderEngineerPrompt({ benchmark: engineerBenchmark('dbbench'), protocol: 'prefill_think_patch', evidence: 'E' });
     const ctxSection = section(user, '## The ctx of a DBBench hook');
     expect(ctxSection).toContain('Its only top-level keys are action, state, task, dbbench and predicates.');
     for (const [group, value] of Object.entries(ctx)) {
@@ -108,8 +108,8 @@ describe('the DBBench prefill prompt (prefill_think_patch)', () => {
 
 describe('the DBBench full_think_patch prompt', () => {
   it('has the stricter no-leak system text, no scope/prefill paragraphs, the full output contract and no prefill', () => {
-    const full = renderEngineerPrompt({ bench: 'dbbench', protocol: 'full_think_patch', evidence: 'EVIDENCE' });
-    const prefill = renderEngineerPrompt({ bench: 'dbbench', protocol: 'prefill_think_patch', evidence: 'EVIDENCE' });
+    const full = renderEngineerPrompt({ benchmark: engineerBenchmark('dbbench'), protocol: 'full_think_patch', evidence: 'EVIDENCE' });
+    const prefill = renderEngineerPrompt({ benchmark: engineerBenchmark('dbbench'), protocol: 'prefill_think_patch', evidence: 'EVIDENCE' });
     expect(full.prefill).toBeUndefined();
     expect(full.system).toMatch(/Never hard-code table cell values, expected answers, task ids, or SQL lifted from the evidence/);
     expect(full.user.startsWith('## Patch format (DBBench, code hooks only)')).toBe(true);
@@ -122,8 +122,8 @@ describe('the DBBench full_think_patch prompt', () => {
 
 describe('engineer prompts for other benchmarks', () => {
   it('append a revision context after the evidence, as DBBench does, leaving the static prefix alone', () => {
-    const first = renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'E' });
-    const second = renderEngineerPrompt({ bench: 'webshop', protocol: 'prefill_think_patch', evidence: 'E', revisionContext: 'R' });
+    const first = renderEngineerPrompt({ benchmark: engineerBenchmark('webshop'), protocol: 'prefill_think_patch', evidence: 'E' });
+    const second = renderEngineerPrompt({ benchmark: engineerBenchmark('webshop'), protocol: 'prefill_think_patch', evidence: 'E', revisionContext: 'R' });
     expect(second.user).toBe(`${first.user}\n\nR`);
     expect(second.staticPrefixSha256).toBe(first.staticPrefixSha256);
     expect(buildFailurePacket(engineerInput(records, { bench: 'alfworld' })).format).toBe('alfworld-trace-packet-v1');

@@ -1,15 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../config/data-dir.js';
+import { resolveDataDir } from '../app/data-dir.js';
 import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
 import { loadSharedWebShopEngine } from '../environments/webshop/webshop-environment.js';
-import { byRewardThenIndex, selectBatch, toEpisodeEvidence } from './episode-evidence.js';
-import { buildFailurePacket } from './failure-packet.js';
-import { ALFWORLD_PACKET_LIMITS, WEBSHOP_PACKET_LIMITS, type TracePacketLimits } from './packet-limits.js';
-import { MIDDLE_CUT_MARK } from './packet-text.js';
+import { byRewardThenIndex, selectBatch, toEpisodeEvidence } from '../engineer/episode-evidence.js';
+import { buildFailurePacket } from '../engineer/failure-packet.js';
+import { ALFWORLD_PACKET_LIMITS, ALFWORLD_TRACE_STYLE } from './alfworld/engineer/alfworld-engineer.js';
+import { alfworldSignalLines } from './alfworld/engineer/alfworld-signals.js';
+import { WEBSHOP_PACKET_LIMITS, WEBSHOP_TRACE_STYLE } from './webshop/engineer/webshop-engineer.js';
+import { webShopSignalLines } from './webshop/engineer/webshop-signals.js';
+import { MIDDLE_CUT_MARK } from '../engineer/packet-text.js';
 import { engineerInput, runSimTraceBaseline } from '../testing/sim-baseline.fixture.js';
-import { approxTokens, renderTracePacket, renderTraceSection, TRACE_PACKET_TITLE, type TraceBench } from './trace-packet.js';
-import { alfworldSignalLines, repeatedValues, webShopSignalLines } from './trace-signals.js';
+import { approxTokens, renderTracePacket, renderTraceSection, TRACE_PACKET_TITLE, type TracePacketLimits, type TraceStyle } from '../engineer/trace-packet.js';
+import { repeatedValues } from '../engineer/trace-signals.js';
+
+type TraceBench = 'webshop' | 'alfworld';
+const STYLES: Record<TraceBench, TraceStyle> = { webshop: WEBSHOP_TRACE_STYLE, alfworld: ALFWORLD_TRACE_STYLE };
 
 const TASKS: Record<TraceBench, number[]> = {
   webshop: Array.from({ length: 16 }, (_, i) => i),
@@ -68,7 +74,7 @@ describe.each(['webshop', 'alfworld'] as const)('the %s failure packet from simu
     const rewards = [...packet.text.matchAll(/^- final_reward: (\d\.\d{4})$/gm)].map((m) => Number(m[1]));
     expect(rewards).toEqual([...rewards].sort((x, y) => x - y));
     const selection = selectBatch(input(bench));
-    const expected = [...selection.failures].sort(byRewardThenIndex).map((e, i) => renderTraceSection(bench, e, i + 1, LIMITS[bench]));
+    const expected = [...selection.failures].sort(byRewardThenIndex).map((e, i) => renderTraceSection(STYLES[bench], e, i + 1, LIMITS[bench]));
     for (const section of expected) expect(packet.text).toContain(section);
     let at = -1;
     for (const section of expected) {
@@ -115,10 +121,10 @@ describe.each(['webshop', 'alfworld'] as const)('the %s failure packet from simu
     expect(tiny.text.match(/^## Failure trace \d+$/gm)).toEqual(['## Failure trace 1']);
     const selection = selectBatch(input(bench));
     for (const budget of [600, 1500, 4000]) {
-      const rendered = renderTracePacket(bench, selection, { ...LIMITS[bench], maxApproxTokens: budget });
+      const rendered = renderTracePacket(STYLES[bench], selection, { ...LIMITS[bench], maxApproxTokens: budget });
       const body = rendered.text.split('\n\n---\n')[0] ?? '';
       if (rendered.included > 1) expect(approxTokens(body)).toBeLessThanOrEqual(budget);
-      const more = renderTracePacket(bench, selection, { ...LIMITS[bench], maxApproxTokens: budget * 4 });
+      const more = renderTracePacket(STYLES[bench], selection, { ...LIMITS[bench], maxApproxTokens: budget * 4 });
       expect(more.included).toBeGreaterThanOrEqual(rendered.included);
     }
   });
@@ -240,7 +246,7 @@ describe('ALFWorld specifics', () => {
       { role: 'assistant', content: 'I am not sure what to do.' },
     ];
     const record = withMessages(base, messages, { preamble: 4, outcome: 'invalid_action', reward: 0 });
-    const section = renderTraceSection('alfworld', toEpisodeEvidence(record), 1, ALFWORLD_PACKET_LIMITS);
+    const section = renderTraceSection(ALFWORLD_TRACE_STYLE, toEpisodeEvidence(record), 1, ALFWORLD_PACKET_LIMITS);
     expect(section).not.toContain('ONE-SHOT');
     expect(section).not.toContain('(instructions)');
     expect(blocks(section, 'USER:')).toEqual(['Here is your task. You are in the middle of a room. Looking quickly around you, you see a cabinet [a], a cabinet [b].\nYour task is to: put a mug in cabinet. AVAILABLE ACTIONS: go to cabinet [b]\ngo to cabinet [a]']);
@@ -266,7 +272,7 @@ describe('WebShop v0.2 text protocol', () => {
       { role: 'assistant', content: 'Action: click[B012345678]' },
     ];
     const record = withMessages(base, messages, { preamble: 4, outcome: 'round_limit', reward: 0 });
-    const section = renderTraceSection('webshop', toEpisodeEvidence(record), 1, WEBSHOP_PACKET_LIMITS);
+    const section = renderTraceSection(WEBSHOP_TRACE_STYLE, toEpisodeEvidence(record), 1, WEBSHOP_PACKET_LIMITS);
     expect(section).toContain('- actions: 3 (search 2, click 1, buy now 0)\n- text-only assistant turns: 0\n- repeated search terms: "flat sandals size 8" x2\n- task_limit_reached: true');
     expect(section).toContain('size 8');
     expect(section).toContain('click[[PRODUCT_ID]]');

@@ -1,7 +1,7 @@
-import { ConfigError } from '../episode/index.js';
-import type { DbBackend } from '../environments/dbbench/backend.js';
-import { createMariaDbBackend } from '../environments/dbbench/mariadb-backend.js';
-import { createSqliteBackend } from '../environments/dbbench/sqlite-backend.js';
+import { ConfigError } from '../../episode/index.js';
+import type { DbBackend } from '../../environments/dbbench/backend.js';
+import { createMariaDbBackend } from '../../environments/dbbench/mariadb-backend.js';
+import { createSqliteBackend } from '../../environments/dbbench/sqlite-backend.js';
 
 export const BACKENDS = ['sqlite', 'mariadb'] as const;
 
