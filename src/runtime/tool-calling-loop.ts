@@ -1,16 +1,17 @@
-import type { ToolCall } from '../../episode/index.js';
-import type { ToolEpisode } from '../../environments/environment.js';
-import { toolMessage, userMessage } from '../../episode/index.js';
-import { foldInit, type FiredEffect } from '../../runtime/call-hooks.js';
-import type { Ending, LoopContext } from '../../runtime/episode-loop.js';
+import type { ToolCall } from '../episode/index.js';
+import type { ToolEpisode } from '../environments/environment.js';
+import { toolMessage, userMessage } from '../episode/index.js';
+import { foldInit, type FiredEffect } from './call-hooks.js';
+import type { Ending, LoopContext } from './episode-loop.js';
 
 /**
- * The DBBench loop (protocol.md §4.4): on_init into the system prompt, then per round make_pre_hint, a model
+ * The tool-calling loop, DBBench's (protocol.md §4.4) and the one any benchmark of tool calls with a final
+ * answer can use: on_init into the system prompt, then per round make_pre_hint, a model
  * turn, and every tool call of the turn in order — on_before_action (a block is a tool reply for that call;
  * rewrite and force are ignored), execution, on_post_step (hints honoured, force ignored). A final answer
  * ends the episode at once; a turn without tool calls gets the nudge and uses up the round.
  */
-export async function playDbBench(loop: LoopContext<ToolEpisode>): Promise<Ending> {
+export async function playToolCalling(loop: LoopContext<ToolEpisode>): Promise<Ending> {
   const { episode, state: s } = loop;
   const max = episode.maxRounds;
   const init = foldInit(await loop.hook('on_init', episode.hookContext({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }));
