@@ -1,6 +1,11 @@
 import type { HookCompiler } from '../patch/index.js';
 import { compileHook, createSandboxPool, type SandboxPool } from '../sandbox/index.js';
-import type { CompilerHandle } from '../cli/commands/validate.js';
+
+/** A hook compiler plus the resource behind it (a sandbox pool), closed after validation. */
+export interface CompilerHandle {
+  compiler: HookCompiler;
+  close(): Promise<void>;
+}
 
 /** The real hook compiler: `compile_hook` rules run by CPython (Pyodide) inside a sandbox worker. */
 export function sandboxCompiler(pool: SandboxPool): HookCompiler {

@@ -124,7 +124,7 @@ describe('createLlmEngineer against an OpenAI-compatible server (prefill_think_p
   it('sends system + user + the <think> prefill to continue, and rebuilds a reasoning-split answer into a valid patch', async () => {
     const { engineer, server } = await engineerWith([{ kind: 'text', reasoningContent: REASONING, content: `\n\n<patch>\n${GOOD_PATCH}\n</patch>` }]);
     const result = ok(await engineer.propose(engineerInput(records)));
-    expect(engineer).toMatchObject({ label: expect.stringMatching(/^llm:openai:http:\/\/127\.0\.0\.1:\d+\/v1#engineer$/), symbolic: false });
+    expect(engineer).toMatchObject({ label: expect.stringMatching(/^llm:openai:http:\/\/127\.0\.0\.1:\d+\/v1#engineer$/), kind: 'llm' });
 
     const body = server.requests[0]!.body as Record<string, unknown> & { messages: Array<{ role: string; content: string }> };
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../app/data-dir.js';
+import { resolveDataDir } from '../config/data-dir.js';
 import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
 import { loadSharedWebShopEngine } from '../environments/webshop/webshop-environment.js';
 import { byRewardThenIndex, selectBatch, toEpisodeEvidence } from '../engineer/episode-evidence.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { PROJECT_ROOT } from '../app/data-dir.js';
+import { PROJECT_ROOT } from '../config/data-dir.js';
 import { ENGINE_TEMPLATES, PROMPT_VERSION, fillTemplate, templatePlaceholders, type PromptTemplateSet } from '../engineer/prompt-templates.js';
 import { ALFWORLD_TEMPLATES } from './alfworld/engineer/prompt-templates.js';
 import { DBBENCH_TEMPLATES } from './dbbench/engineer/prompt-templates.js';

@@ -8,7 +8,7 @@ import { engineerBenchmark, TEST_REGISTRY } from '../testing/sim-baseline.fixtur
 
 import { resolveTarget, type ResolvedTarget } from '../app/resolve-target.js';
 import { sandboxCompiler } from '../app/sandbox-compiler.js';
-import { resolveDataDir } from '../app/data-dir.js';
+import { resolveDataDir } from '../config/data-dir.js';
 import type { EpisodeRecord } from '../episode/index.js';
 import { alfworldEnvironment } from './alfworld/environment.js';
 import { webShopEnvironment } from './webshop/environment.js';

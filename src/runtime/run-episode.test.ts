@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../app/data-dir.js';
+import { resolveDataDir } from '../config/data-dir.js';
 import { dbBenchEnvironment } from '../benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../environments/dbbench/sqlite-backend.js';
 import { createNativeHookProvider, NO_HOOKS } from '../hooks/native-hooks.js';

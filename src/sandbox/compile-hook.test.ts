@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../app/data-dir.js';
+import { resolveDataDir } from '../config/data-dir.js';
 import { compileHook } from './compile-hook.js';
 import { createSandboxPool, type SandboxPool } from './worker-pool.js';
 
@@ -21,13 +21,13 @@ afterAll(async () => {
 const hook = (body: string): string => `def hook(ctx, nb):\n${body}`;
 
 async function reason(source: string, benchmark?: string): Promise<string> {
-  const verdict = await compileHook(pool, source, { numberedInstances: benchmark === 'alfworld' });
+  const verdict = await compileHook(pool, source, { numberedInstances: benchmark?.toLowerCase() === 'alfworld' });
   if (verdict.ok) throw new Error(`expected a rejection, got nodeCount=${verdict.nodeCount}`);
   return verdict.reason;
 }
 
 async function accepts(source: string, benchmark?: string): Promise<number> {
-  const verdict = await compileHook(pool, source, { numberedInstances: benchmark === 'alfworld' });
+  const verdict = await compileHook(pool, source, { numberedInstances: benchmark?.toLowerCase() === 'alfworld' });
   if (!verdict.ok) throw new Error(`expected acceptance, got: ${verdict.reason}`);
   return verdict.nodeCount;
 }

@@ -4,7 +4,7 @@
  * table cannot be created (dev #5) ends as an `env_error` record, as `runBatch` records it.
  */
 import { resolveTarget } from '../app/resolve-target.js';
-import { resolveDataDir } from '../app/data-dir.js';
+import { resolveDataDir } from '../config/data-dir.js';
 import { EPISODE_RECORD_VERSION, type EpisodeRecord } from '../episode/index.js';
 import { alfworldEnvironment } from '../benchmarks/alfworld/environment.js';
 import { dbBenchEnvironment } from '../benchmarks/dbbench/environment.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../src/app/data-dir.js';
+import { resolveDataDir } from '../../src/config/data-dir.js';
 import type { EpisodeRecord } from '../../src/episode/index.js';
 import { runCli } from './cli-helpers.js';
 

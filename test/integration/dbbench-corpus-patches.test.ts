@@ -9,7 +9,7 @@ import { TEST_REGISTRY } from '../../src/testing/sim-baseline.fixture.js';
 
 import { loadRunPatch } from '../../src/app/load-run-patch.js';
 import { resolveTarget, type ResolvedTarget } from '../../src/app/resolve-target.js';
-import { resolveDataDir } from '../../src/app/data-dir.js';
+import { resolveDataDir } from '../../src/config/data-dir.js';
 import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';
 import { runBatch } from '../../src/evaluation/run-batch.js';

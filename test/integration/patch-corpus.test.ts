@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { BUILTIN_PATCH_RULES } from '../../src/testing/builtin-patch-rules.js';
 
-import { PROJECT_ROOT, resolveDataDir } from '../../src/app/data-dir.js';
+import { PROJECT_ROOT, resolveDataDir } from '../../src/config/data-dir.js';
 import {
   classifyOriginalError,
   formatOriginalRepr,

@@ -12,7 +12,7 @@ import { TEST_REGISTRY } from '../../src/testing/sim-baseline.fixture.js';
 import { reportCommand } from '../../src/cli/commands/report.js';
 import { resolveTarget, type ResolvedTarget } from '../../src/app/resolve-target.js';
 import { sandboxCompiler } from '../../src/app/sandbox-compiler.js';
-import { resolveDataDir } from '../../src/app/data-dir.js';
+import { resolveDataDir } from '../../src/config/data-dir.js';
 import type { Engineer } from '../../src/engineer/engineer.js';
 import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { BUILTIN_PATCH_RULES } from '../../src/testing/builtin-patch-rules.js';
 
-import { resolveDataDir } from '../../src/app/data-dir.js';
+import { resolveDataDir } from '../../src/config/data-dir.js';
 import { normalizeHookResult } from '../../src/hooks/normalize-effect.js';
 import { codeHooksOf } from '../../src/patch/patch-parts.js';
 import { validatePatch } from '../../src/patch/index.js';

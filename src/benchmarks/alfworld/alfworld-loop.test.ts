@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { alfworldEnvironment } from './environment.js';
 import { createNativeHookProvider, NO_HOOKS, type NativeHook } from '../../hooks/native-hooks.js';
 import { createScriptedModel, type ScriptedTurn } from '../../models/scripted-model.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { createAlfworldEnvironment } from '../../environments/alfworld/alfworld-environment.js';
 import { alfworldEnvironment } from './environment.js';
 import { createNativeHookProvider, NO_HOOKS, type NativeHook } from '../../hooks/native-hooks.js';

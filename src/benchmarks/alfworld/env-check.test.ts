@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { envCheckAlfworld } from './env-check.js';
 
 const dataDir = resolveDataDir();

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { playGoldPurchase } from '../../environments/webshop/gold-purchase.js';
 import { loadSharedWebShopEngine } from '../../environments/webshop/webshop-environment.js';
 import { webShopEnvironment } from './environment.js';

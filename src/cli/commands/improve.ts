@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import type { Command } from 'commander';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { makeBatches } from '../../evaluation/improve/batches.js';
 import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batch-reward.js';

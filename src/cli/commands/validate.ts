@@ -14,11 +14,9 @@ import {
 } from '../../patch/index.js';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 
-/** A hook compiler plus the resource behind it (a sandbox pool), closed after validation. */
-export interface CompilerHandle {
-  compiler: HookCompiler;
-  close(): Promise<void>;
-}
+import type { CompilerHandle } from '../../app/sandbox-compiler.js';
+
+export type { CompilerHandle };
 
 export interface ValidateCommandDeps {
   /** The benchmarks a patch may name, with their rules (the registry's lookup). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { createAlfworldEnvironment, processAlfworldAction } from './alfworld-environment.js';
 import { AlfworldEpisodeState, parseAlfworldTask } from './alfworld-hook-context.js';

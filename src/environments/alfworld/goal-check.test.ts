@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { createAlfworldGame } from './alfworld-engine.js';
 import { loadAlfworldGames, walkthroughFor } from './load-games.js';
 import { loadAlfworldLogic } from './load-logic.js';

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { findAlfworldGame, loadAlfworldGames, loadAlfworldGamesFile, walkthroughFor } from './load-games.js';
 
 const dataDir = resolveDataDir();

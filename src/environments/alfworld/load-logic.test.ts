@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { loadAlfworldLogic, parseAlfworldLogic, parseAlfworldWording } from './load-logic.js';
 
 const logic = loadAlfworldLogic(resolveDataDir());

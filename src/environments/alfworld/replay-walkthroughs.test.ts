@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { loadAlfworldGames, type AlfworldGameRecord } from './load-games.js';
 import { ALFWORLD_WORDINGS, loadAlfworldLogic } from './load-logic.js';
 import { describeWalkthroughMiss, replayWalkthroughs } from './replay-walkthroughs.js';

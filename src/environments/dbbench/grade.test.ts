@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { cleanFcAnswer, gradeMutation, gradeQueryAnswer, gradeV02AnswerText, normalizeFcValue, parseV02Answer } from './grade.js';
 import { loadDbBenchSplit } from './load-tasks.js';
 import { evalPythonLiteral } from './python-literal.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import type { DbSession } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
 import { parseStoredHash, replayGoldSolutions } from './gold-replay.js';

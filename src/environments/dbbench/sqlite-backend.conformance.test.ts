@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { formatSqlOutcome } from './format-result.js';
 import { gradeMutation, gradeQueryAnswer } from './grade.js';
 import { loadDbBenchSplit } from './load-tasks.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { loadDbBenchSplit } from './load-tasks.js';
 import { pythonStr } from './python-repr.js';
 import { combineTableHashes, concatWs, formatStoredHash, mysqlTableHash, parseAnswerMd5 } from './table-hash.js';

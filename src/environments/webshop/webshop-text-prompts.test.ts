@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../app/data-dir.js';
+import { resolveDataDir } from '../../config/data-dir.js';
 import { renderAvailableActions } from './webshop-prompts.js';
 import { buildWebShopTextUserPrompt, loadWebShopTextProtocol, parseWebShopTextAction, renderWebShopTextTurn } from './webshop-text-prompts.js';
 

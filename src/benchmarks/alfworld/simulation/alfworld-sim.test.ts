@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../../app/data-dir.js';
+import { resolveDataDir } from '../../../config/data-dir.js';
 import { createAlfworldEnvironment } from '../../../environments/alfworld/alfworld-environment.js';
 import { alfworldEnvironment } from '../environment.js';
 import { ConfigError } from '../../../episode/index.js';

@@ -1,4 +1,4 @@
-import { simHttpReply, simUsage, type SimCompletion } from '../../../simulation/sim-completion.js';
+import { simHttpReply, simUsage, type SimCompletion } from '../../../models/sim-completion.js';
 import { ConfigError } from '../../../episode/index.js';
 import { simHash } from '../../dbbench/simulation/sim-rng.js';
 import { loadAlfworldGameIndex } from './alfworld-game-index.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../../app/data-dir.js';
+import { resolveDataDir } from '../../../config/data-dir.js';
 import { isInfraOutcome, type ChatMessage, type EpisodeRecord } from '../../../episode/index.js';
 import { loadDbBenchSplit } from '../../../environments/dbbench/load-tasks.js';
 import { renderDbBenchTrace } from './dbbench-trace.js';

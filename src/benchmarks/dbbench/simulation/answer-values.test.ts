@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../../app/data-dir.js';
+import { resolveDataDir } from '../../../config/data-dir.js';
 import { loadDbBenchSplit } from '../../../environments/dbbench/load-tasks.js';
 import { answersMayMatch, plausibleWrongAnswer, spoilAnswer, valuesMayMatch } from './answer-values.js';
 

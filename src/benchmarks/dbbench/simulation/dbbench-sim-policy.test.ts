@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../../app/data-dir.js';
+import { resolveDataDir } from '../../../config/data-dir.js';
 import type { DbBenchTask } from '../../../environments/dbbench/dbbench-task.js';
 import { loadDbBenchSplit } from '../../../environments/dbbench/load-tasks.js';
 import {

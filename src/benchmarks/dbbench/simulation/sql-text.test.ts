@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../../app/data-dir.js';
+import { resolveDataDir } from '../../../config/data-dir.js';
 import type { DbBenchTask } from '../../../environments/dbbench/dbbench-task.js';
 import { loadDbBenchSplit } from '../../../environments/dbbench/load-tasks.js';
 import { cellText } from './answer-values.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../../app/data-dir.js';
+import { resolveDataDir } from '../../../config/data-dir.js';
 import { loadDbBenchSplit } from '../../../environments/dbbench/load-tasks.js';
 import { buildDbBenchUserMessage, loadDbBenchProtocol } from '../../../environments/dbbench/prompts.js';
 import { DEFAULT_DBBENCH_FAULT_RATES } from './fault-profile.js';

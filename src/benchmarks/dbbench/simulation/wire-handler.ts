@@ -1,4 +1,4 @@
-import { simHttpReply, simUsage, type SimCompletion } from '../../../simulation/sim-completion.js';
+import { simHttpReply, simUsage, type SimCompletion } from '../../../models/sim-completion.js';
 import { createDbBenchSimPolicy, type DbBenchSimPolicy } from './dbbench-sim-policy.js';
 import { defaultDbBenchSimSettings, parseFaultSpec, type DbBenchFaultRates, type DbBenchSimSettings } from './fault-profile.js';
 import { simHash } from './sim-rng.js';

@@ -12,7 +12,7 @@ import { BUILTIN_PATCH_RULES } from '../../../testing/builtin-patch-rules.js';
 
 import { resolveTarget, type ResolvedTarget } from '../../../app/resolve-target.js';
 import { sandboxCompiler } from '../../../app/sandbox-compiler.js';
-import { resolveDataDir } from '../../../app/data-dir.js';
+import { resolveDataDir } from '../../../config/data-dir.js';
 import type { EpisodeRecord } from '../../../episode/index.js';
 import { dbBenchEnvironment } from '../environment.js';
 import { createSqliteBackend } from '../../../environments/dbbench/sqlite-backend.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../../app/data-dir.js';
+import { resolveDataDir } from '../../../config/data-dir.js';
 import type { EpisodeRecord } from '../../../episode/index.js';
 import { loadSharedWebShopEngine } from '../../../environments/webshop/webshop-environment.js';
 import { createNativeHookProvider, type NativeHook } from '../../../hooks/native-hooks.js';

@@ -1,4 +1,4 @@
-import { simHttpReply, simUsage, type SimCompletion } from '../../../simulation/sim-completion.js';
+import { simHttpReply, simUsage, type SimCompletion } from '../../../models/sim-completion.js';
 import { loadSharedWebShopEngine } from '../../../environments/webshop/webshop-environment.js';
 import type { WebShopEngine } from '../../../environments/webshop/webshop-engine.js';
 import type { GoalMode } from '../../../environments/webshop/load-catalogue.js';
