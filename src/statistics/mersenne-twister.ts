@@ -36,42 +36,46 @@ export function createMersenneTwister(seed: number): SeededRandom {
   if (!Number.isSafeInteger(seed) || seed < 0) {
     throw new ConfigError({ message: `A random seed must be a non-negative integer up to 2^53 - 1; got ${String(seed)}.`, field: 'seed' });
   }
-  const mt = new Uint32Array(N);
-  let index = N;
-  initByArray(mt, seedWords(seed));
+  return new MersenneTwister(seed);
+}
 
-  const nextUint32 = (): number => {
-    if (index >= N) {
-      twist(mt);
-      index = 0;
+class MersenneTwister implements SeededRandom {
+  private readonly mt = new Uint32Array(N);
+  private index = N;
+
+  constructor(readonly seed: number) {
+    initByArray(this.mt, seedWords(seed));
+  }
+
+  nextUint32(): number {
+    if (this.index >= N) {
+      twist(this.mt);
+      this.index = 0;
     }
-    let y = mt[index++]!;
+    let y = this.mt[this.index++]!;
     y ^= y >>> 11;
     y ^= (y << 7) & 0x9d2c5680;
     y ^= (y << 15) & 0xefc60000;
     y ^= y >>> 18;
     return y >>> 0;
-  };
+  }
 
-  return {
-    seed,
-    nextUint32,
-    random() {
-      const a = nextUint32() >>> 5;
-      const b = nextUint32() >>> 6;
-      return (a * 67108864 + b) / 9007199254740992;
-    },
-    below(n: number) {
-      if (!Number.isInteger(n) || n < 1 || n >= TWO_POW_32) {
-        throw new ConfigError({ message: `below(n) needs an integer 1 <= n < 2^32; got ${String(n)}.`, field: 'n' });
-      }
-      // CPython draws k = bit_length(n) bits and retries until the draw is below n (k is 1 even for n = 1).
-      const shift = Math.clz32(n);
-      let r = nextUint32() >>> shift;
-      while (r >= n) r = nextUint32() >>> shift;
-      return r;
-    },
-  };
+  random(): number {
+    const a = this.nextUint32() >>> 5;
+    const b = this.nextUint32() >>> 6;
+    return (a * 67108864 + b) / 9007199254740992;
+  }
+
+  below(n: number): number {
+    if (!Number.isInteger(n) || n < 1 || n >= TWO_POW_32) {
+      throw new ConfigError({ message: `below(n) needs an integer 1 <= n < 2^32; got ${String(n)}.`, field: 'n' });
+    }
+    // CPython draws k = bit_length(n) bits and retries until the draw is below n (k is 1 even for n = 1).
+    const shift = Math.clz32(n);
+    let r = this.nextUint32() >>> shift;
+    while (r >= n) r = this.nextUint32() >>> shift;
+    return r;
+  }
 }
 
 /** The 32-bit words of the seed, least significant first; zero is one word `[0]` (as in CPython). */
@@ -117,8 +121,12 @@ function initByArray(mt: Uint32Array, key: readonly number[]): void {
 }
 
 function twist(mt: Uint32Array): void {
-  for (let kk = 0; kk < N; kk++) {
-    const y = (mt[kk]! & UPPER_MASK) | (mt[(kk + 1) % N]! & LOWER_MASK);
-    mt[kk] = (mt[(kk + M) % N]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0)) >>> 0;
-  }
+  const mix = (upper: number, lower: number, far: number): number => {
+    const y = (upper & UPPER_MASK) | (lower & LOWER_MASK);
+    return (far ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0)) >>> 0;
+  };
+  let kk = 0;
+  for (; kk < N - M; kk++) mt[kk] = mix(mt[kk]!, mt[kk + 1]!, mt[kk + M]!);
+  for (; kk < N - 1; kk++) mt[kk] = mix(mt[kk]!, mt[kk + 1]!, mt[kk + M - N]!);
+  mt[N - 1] = mix(mt[N - 1]!, mt[0]!, mt[M - 1]!);
 }
