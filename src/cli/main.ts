@@ -8,6 +8,7 @@ import { registerPacketCommand } from './commands/packet.js';
 import { registerProbeCommand } from './commands/probe.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerSplitsCommand } from './commands/splits.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { openSandboxCompiler } from './sandbox-compiler.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerProbeCommand(program);
   registerEnvCheckCommand(program);
   registerValidateCommand(program, { openCompiler: openSandboxCompiler });
+  registerSplitsCommand(program);
   return program;
 }
 
