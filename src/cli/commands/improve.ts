@@ -7,6 +7,7 @@ import { ConfigError } from '../../episode/index.js';
 import { makeBatches, DEFAULT_BATCH_SIZE } from '../../evaluation/improve/batches.js';
 import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batch-reward.js';
 import { improveRun, type ImproveSummary } from '../../evaluation/improve/improve-run.js';
+import { modelTurnHealthOf } from '../../report/render-model-turns.js';
 import { writeReport } from '../../report/write-report.js';
 import { createSandboxPool } from '../../sandbox/index.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -93,9 +94,11 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
         },
       },
     });
-    const report = (await writeReport({ runDir })).file;
-    if (o.json) out.write(`${JSON.stringify({ runDir, report, summary }, null, 2)}\n`);
-    else out.write(`${renderImproveSummary(summary)}\nreport: ${report}\nrun directory: ${runDir}\n`);
+    const written = await writeReport({ runDir });
+    const report = written.file;
+    const modelTurns = modelTurnHealthOf(written.artifacts);
+    if (o.json) out.write(`${JSON.stringify({ runDir, report, summary, modelTurns }, null, 2)}\n`);
+    else out.write(`${renderImproveSummary(summary, modelTurns)}\nreport: ${report}\nrun directory: ${runDir}\n`);
     return { code: EXIT_OK, summary, runDir, report };
   } finally {
     await baselineEnvironment.close();

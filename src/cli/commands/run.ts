@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { runBatch } from '../../evaluation/run-batch.js';
+import { summarizeModelTurns } from '../../evaluation/model-turn-health.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
@@ -117,7 +118,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     const summary = summarizeRun(records);
     const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label)}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
