@@ -73,7 +73,7 @@ export function resolveResponseLimits(overrides: Partial<ResponseLimits> = {}): 
 /** One line per cap with its default, for help texts and docs. */
 export function describeResponseLimits(limits: Readonly<ResponseLimits> = DEFAULT_RESPONSE_LIMITS): string[] {
   return [
-    `max_body_bytes=${limits.maxBodyBytes}: bytes of one response body; reading stops there and the turn is a model_error (not retried)`,
+    `max_body_bytes=${limits.maxBodyBytes}: bytes of one response body; reading stops there and the call fails as a model_error (not retried)`,
     `max_content_chars=${limits.maxContentChars}, max_reasoning_chars=${limits.maxReasoningChars}: longer text is cut to the cap and the turn goes on`,
     `max_tool_args_chars=${limits.maxToolArgsChars}: a tool call with longer arguments (or name or id) is answered as invalid arguments, never executed`,
     `max_tool_calls=${limits.maxToolCalls}: calls past the first ${limits.maxToolCalls} of a turn are dropped`,

@@ -140,7 +140,9 @@ Every stage leaves a file under <run-dir> (baseline/, batches/<tag>/{metadata,en
 reruns/<key>/, summary.json); run the same command with the same --run-dir to resume after a crash.
 A patch scores its delta only when it is valid, its rerun completed and at least one hook effect fired;
 invalid, inert and no-patch batches score 0; reruns that infrastructure failures kept from completing are
-reported as missing evaluations, never as results.`,
+reported as missing evaluations, never as results.
+The caps on what a model server may send are openai: SPEC options (see harness-r1 run --help); the
+summary warns when the target's turns point at a server setting (tool calls as text, empty turns).`,
     )
     .action(async (opts: Record<string, unknown>) => {
       const result = await improveCommand({
