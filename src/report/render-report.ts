@@ -260,8 +260,7 @@ export function renderReport(artifacts: RunArtifacts, charts: readonly ReportCha
 <h1>harness-r1 report: ${bench} ${badges.both}</h1>
 <p class="subtitle">${subtitle}</p>
 ${renderBanners(p)}
-${artifacts.warnings.map((w) => html`<div class="banner warn">${w}</div>`)}
-${renderModelTurnBanners(health)}
+${artifacts.warnings.map((w) => html`<div class="banner warn">${w}</div>`)}${renderModelTurnBanners(health)}
 <nav>${sections.map(([id, label]) => html`<a href="#${id ?? ''}">${label ?? ''}</a>`)}</nav>
 </header>
 <main>
