@@ -136,6 +136,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
             return (await clientFor(failure).chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 })) as unknown;
           } catch (error) {
             if (failure.error) throw failure.error;
+            if (error instanceof SyntaxError && failure.unparsed) throw failure.unparsed(error);
             if (attemptTimeout.aborted && !request.signal?.aborted) throw timeoutError(context, chatURL, error);
             throw toModelCallError(error, context, chatURL);
           }
@@ -153,7 +154,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         const page = await clientFor(failure).models.list({ signal: signal ?? null, timeout: timeoutMs, maxRetries: 0 });
         return page.data.map((entry) => entry.id);
       } catch (error) {
-        throw failure.error ?? toModelCallError(error, context, `${baseURL}/models`);
+        throw failure.error ?? (error instanceof SyntaxError && failure.unparsed ? failure.unparsed(error) : toModelCallError(error, context, `${baseURL}/models`));
       }
     },
   };

@@ -7,7 +7,8 @@
  *
  * The client wraps anything a fetch throws into its own connection errors (and calls it a timeout when the
  * text mentions one), so the failure is also left in a per-attempt {@link BodyFailure} slot, which the
- * adapter reads first.
+ * adapter reads first. A 2xx body is parsed once, by the client; when that parse fails, the slot's
+ * `unparsed` builds the error from what the fetch read.
  */
 import { ModelCallError } from './chat-model.js';
 import { isRecord } from './wire-format.js';
@@ -15,6 +16,8 @@ import { isRecord } from './wire-format.js';
 /** Where a failed body read leaves its classified error for the adapter. One per attempt. */
 export interface BodyFailure {
   error?: ModelCallError;
+  /** Set for a 2xx body: the error to throw when the client cannot parse it as JSON. */
+  unparsed?: (cause: unknown) => ModelCallError;
 }
 
 /** Error bodies (non-2xx) are read only this far: the message is at the start, the status says the rest. */
@@ -31,7 +34,7 @@ export interface CappedFetchOptions {
 }
 
 /**
- * A fetch whose responses come back fully read: 2xx bodies as checked JSON; non-2xx bodies rewritten into
+ * A fetch whose responses come back fully read: 2xx bodies labelled as JSON; non-2xx bodies rewritten into
  * `{"error":{"message":…,"raw":…}}`, because the `openai` client only surfaces `body.error.message` while
  * servers also answer `{"message":…}` (vLLM), `{"detail":…}` (FastAPI) or plain text, and those messages
  * are what tells the user what is wrong.
@@ -81,22 +84,17 @@ export function createCappedFetch(options: CappedFetchOptions): typeof fetch {
         }),
       );
     }
-    try {
-      JSON.parse(text);
-    } catch (error) {
-      // A body that starts like JSON (or is empty) was cut short on the way: worth another attempt. A web
-      // page or other text is what that address always answers: not.
-      const looksLikeJson = text.trim() === '' || /^\s*[[{]/.test(text) || /json/i.test(response.headers.get('content-type') ?? '');
-      return fail(
-        new ModelCallError({
-          message: `Malformed response from ${url} (HTTP ${response.status}, ${read.total} bytes): the body is not valid JSON (${describeCause(error)}). First bytes: ${firstChars(text)}`,
-          status: response.status,
-          failure: 'malformed_response',
-          retryable: looksLikeJson,
-          cause: error,
-        }),
-      );
-    }
+    // A body that starts like JSON (or is empty) and does not parse was cut short on the way: worth another
+    // attempt. A web page or other text is what that address always answers: not.
+    const looksLikeJson = text.trim() === '' || /^\s*[[{]/.test(text) || /json/i.test(response.headers.get('content-type') ?? '');
+    options.failure.unparsed = (cause) =>
+      new ModelCallError({
+        message: `Malformed response from ${url} (HTTP ${response.status}, ${read.total} bytes): the body is not valid JSON (${describeCause(cause)}). First bytes: ${firstChars(text)}`,
+        status: response.status,
+        failure: 'malformed_response',
+        retryable: looksLikeJson,
+        cause,
+      });
     return new Response(text, { status: response.status, statusText: response.statusText, headers });
   };
 }
