@@ -1,5 +1,6 @@
 export * from './chat-model.js';
 export * from './fake-openai-server.js';
+export * from './fake-stream-body.js';
 export * from './model-spec.js';
 export * from './openai-compatible-model.js';
 export * from './probe.js';
