@@ -59,7 +59,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<RunEpisode
     outcome: ending.outcome,
     reward: ending.reward,
     rounds: s.rounds,
-    detail: { ...episode.info, ...ending.detail },
+    detail: { ...episode.info, ...ending.detail, ...(s.limitHits.length > 0 ? { modelLimits: s.limitHits } : {}) },
     steps: s.steps,
     hookTrace: s.hookTrace,
     messages: s.messages,

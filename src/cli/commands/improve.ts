@@ -7,6 +7,7 @@ import { ConfigError } from '../../episode/index.js';
 import { makeBatches, DEFAULT_BATCH_SIZE } from '../../evaluation/improve/batches.js';
 import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batch-reward.js';
 import { improveRun, type ImproveSummary } from '../../evaluation/improve/improve-run.js';
+import { modelTurnHealthOf } from '../../report/render-model-turns.js';
 import { writeReport } from '../../report/write-report.js';
 import { createSandboxPool } from '../../sandbox/index.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -93,9 +94,11 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
         },
       },
     });
-    const report = (await writeReport({ runDir })).file;
-    if (o.json) out.write(`${JSON.stringify({ runDir, report, summary }, null, 2)}\n`);
-    else out.write(`${renderImproveSummary(summary)}\nreport: ${report}\nrun directory: ${runDir}\n`);
+    const written = await writeReport({ runDir });
+    const report = written.file;
+    const modelTurns = modelTurnHealthOf(written.artifacts);
+    if (o.json) out.write(`${JSON.stringify({ runDir, report, summary, modelTurns }, null, 2)}\n`);
+    else out.write(`${renderImproveSummary(summary, modelTurns)}\nreport: ${report}\nrun directory: ${runDir}\n`);
     return { code: EXIT_OK, summary, runDir, report };
   } finally {
     await baselineEnvironment.close();
@@ -137,7 +140,9 @@ Every stage leaves a file under <run-dir> (baseline/, batches/<tag>/{metadata,en
 reruns/<key>/, summary.json); run the same command with the same --run-dir to resume after a crash.
 A patch scores its delta only when it is valid, its rerun completed and at least one hook effect fired;
 invalid, inert and no-patch batches score 0; reruns that infrastructure failures kept from completing are
-reported as missing evaluations, never as results.`,
+reported as missing evaluations, never as results.
+The caps on what a model server may send are openai: SPEC options (see harness-r1 run --help); the
+summary warns when the target's turns point at a server setting (tool calls as text, empty turns).`,
     )
     .action(async (opts: Record<string, unknown>) => {
       const result = await improveCommand({

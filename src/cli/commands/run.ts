@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { runBatch } from '../../evaluation/run-batch.js';
+import { MODEL_TURN_WARN_SHARE, summarizeModelTurns } from '../../evaluation/model-turn-health.js';
+import { describeResponseLimits } from '../../models/response-limits.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
@@ -117,7 +119,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     const summary = summarizeRun(records);
     const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label)}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
@@ -175,7 +177,13 @@ Examples:
   harness-r1 run --bench webshop --tasks 0:100 --target sim:webshop                       # WebShop goals
   harness-r1 run --bench alfworld --protocol v0.2 --target sim:alfworld                # AgentBench's v0.2 text protocol
 
-Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.`,
+Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.
+
+Caps on what an openai: target may send (SPEC options, e.g. …#model?max_tool_calls=4; defaults shown):
+${describeResponseLimits().map((line) => `  ${line}`).join('\n')}
+Each cap that bites is recorded in the episode's detail.modelLimits and counted in the summary.
+The summary warns (and --json counts, under modelTurns) when ${MODEL_TURN_WARN_SHARE * 100} % or more of the model turns came back
+with the tool call as text in content, empty, or with unparseable tool arguments: a server setting, not the model.`,
     )
     .action(async (opts: Record<string, unknown>) => {
       process.exitCode = await runCommand({

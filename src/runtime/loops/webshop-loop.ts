@@ -48,7 +48,7 @@ export async function playWebShop(loop: LoopContext): Promise<Ending> {
       continue;
     }
     lastCallId = raw.id;
-    const parsed = episode.parseCall(raw);
+    const parsed = loop.parseCall(raw);
     const call: ParsedCall = parsed ?? { id: raw.id, tool: raw.name, args: {}, firstValue: undefined };
     let action = parsed ? episode.defaultAction(call.tool, call.firstValue) : undefined;
     if (pendingForce !== undefined) {
