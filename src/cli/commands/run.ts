@@ -10,6 +10,7 @@ import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { loadRunPatch, type RunPatch } from '../load-run-patch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
+import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
 import { RunStore } from '../../store/run-store.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
@@ -46,6 +47,8 @@ export interface RunCommandOptions {
   retryInfra?: boolean;
   /** Extra lines printed before the summary (the demo uses it to say the target is simulated). */
   banner?: string;
+  /** Cap on one serialized episode record (default `HARNESS_MAX_RECORD_BYTES`, else 16 MiB). */
+  maxRecordBytes?: number;
 }
 
 /** Plays a batch of tasks with one target and prints a summary; the library function behind `harness-r1 run`. */
@@ -55,6 +58,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
   }
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
+  const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
 
   const dataDir = resolveDataDir(o.dataDir);
   let pool: SandboxPool | undefined;
@@ -97,7 +101,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   process.on('SIGINT', onSigint);
   let store: RunStore | undefined;
   try {
-    store = o.resume ? RunStore.open(dir, manifest) : RunStore.create(dir, manifest);
+    store = o.resume ? RunStore.open(dir, manifest, storeOptions) : RunStore.create(dir, manifest, storeOptions);
     if (store.repairedBytes > 0) process.stderr.write(`Repaired ${dir}: dropped ${store.repairedBytes} bytes of a torn last record.\n`);
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const progress = createProgressReporter(`${o.bench}/${o.split}`);
@@ -117,7 +121,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     const summary = summarizeRun(records);
     const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label)}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
@@ -162,6 +166,7 @@ export function registerRunCommand(program: Command): void {
     .option('--goals <mode>', 'webshop: human (needs items_human_ins.json) or synthetic goals')
     .option('--goal-seed <n>', 'webshop: goal seed (reference 233)', (v) => Number(v))
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--max-record-bytes <n>', `cap on one stored episode record; a record over it is stored as that episode's model_error (default ${DEFAULT_MAX_RECORD_BYTES}, or ${MAX_RECORD_BYTES_ENV})`, (v) => Number(v))
     .option('--json', 'print a machine-readable summary on stdout')
     .addHelpText(
       'after',
@@ -175,7 +180,9 @@ Examples:
   harness-r1 run --bench webshop --tasks 0:100 --target sim:webshop                       # WebShop goals
   harness-r1 run --bench alfworld --protocol v0.2 --target sim:alfworld                # AgentBench's v0.2 text protocol
 
-Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.`,
+Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing. When the
+run ends the file is rewritten in task order (then attempt), so the same seed gives the same bytes at any
+concurrency. Each record carries its attempt; a task's last attempt is the one that counts.`,
     )
     .action(async (opts: Record<string, unknown>) => {
       process.exitCode = await runCommand({
@@ -199,6 +206,7 @@ Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed
         ...(opts.patch !== undefined ? { patchFile: String(opts.patch) } : {}),
         ...(opts.retryInfra ? { retryInfra: true } : {}),
         ...(opts.hookTimeoutMs !== undefined ? { hookTimeoutMs: opts.hookTimeoutMs as number } : {}),
+        ...(opts.maxRecordBytes !== undefined ? { maxRecordBytes: opts.maxRecordBytes as number } : {}),
       });
     });
 }
