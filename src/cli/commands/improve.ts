@@ -70,7 +70,7 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
   const engineer = await resolveEngineer(o.engineer, { dataDir });
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
   const split = baselineEnvironment.split;
-  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${o.bench}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
+  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${o.bench}-${choice.split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const log = (line: string) => {
@@ -98,7 +98,8 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
         metric: metric as RewardMetric,
         maxInfraRetries: 2,
         ...(o.revise ? { revise: true } : {}),
-        rerunContext: { target: o.target, bench: o.bench, split, ...backendOptions, threshold: 1, metric },
+        // The split as asked (webshop: 'dev', whatever its goal set is called), as rerun cache keys always had it.
+        rerunContext: { target: o.target, bench: o.bench, split: choice.split, ...backendOptions, threshold: 1, metric },
         onProgress: (e) => {
           if (e.kind === 'stage') log(`${e.batchTag}: ${e.stage}${e.detail ? ` → ${e.detail}` : ''}`);
           else if (e.done === e.total) log(`${e.batchTag}: ${e.total} episode(s) recorded`);

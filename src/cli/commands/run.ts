@@ -78,10 +78,12 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     }
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
+  let choice;
   let opened;
   try {
+    choice = environmentChoice(bench, dataDir, o);
     opened = await openEnvironment({
-      ...environmentChoice(bench, dataDir, o),
+      ...choice,
       ...(patch && bench === 'dbbench' ? { overlay: patch.overlay } : {}),
     });
   } catch (error) {
@@ -92,7 +94,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   for (const notice of opened.notices) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
   const target = await resolveTarget(o.target, { dataDir, ...taskFileOf(o) });
-  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${o.bench}-${environment.split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
+  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${o.bench}-${choice.split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
   const dir = path.resolve(o.runDir ?? path.join('runs', runId));
   const manifest: RunManifest = {
     schemaVersion: RUN_MANIFEST_VERSION,
