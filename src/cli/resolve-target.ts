@@ -10,11 +10,14 @@ import { createAlfworldSimHandler, toAlfworldSimHttpReply } from '../simulation/
 import { createWebShopSimHandler, parseWebShopSimQuery, toWebShopSimHttpReply } from '../simulation/webshop/index.js';
 import { loadSharedWebShopEngine } from '../environments/webshop/webshop-environment.js';
 
-/** The simulated target of a benchmark as a request → HTTP reply function. */
-function simulatedReplier(bench: string, dataDir: string, params: URLSearchParams): (request: unknown) => { status: number; body: unknown } {
+/**
+ * The simulated target of a benchmark as a request → HTTP reply function. `taskFile` is the task file the
+ * run plays (`--data`, `--games`), so the target knows its tasks as it knows the shipped ones.
+ */
+function simulatedReplier(bench: string, dataDir: string, params: URLSearchParams, taskFile: string | undefined): (request: unknown) => { status: number; body: unknown } {
   switch (bench) {
     case 'dbbench': {
-      const handler = createDbBenchSimHandler({ dataDir, ...parseDbBenchSimQuery(params) });
+      const handler = createDbBenchSimHandler({ dataDir, ...parseDbBenchSimQuery(params), ...(taskFile !== undefined ? { taskFiles: [taskFile] } : {}) });
       return (request) => toSimHttpReply(handler(request));
     }
     case 'alfworld': {
@@ -30,11 +33,13 @@ function simulatedReplier(bench: string, dataDir: string, params: URLSearchParam
         ...(seed !== null ? { seed: Number(seed) } : {}),
         ...(comply !== null ? { comply: Number(comply) } : {}),
         ...(faults !== null ? { faults } : {}),
+        ...(taskFile !== undefined ? { gamesFiles: [taskFile] } : {}),
       });
       return (request) => toAlfworldSimHttpReply(handler(request));
     }
     case 'webshop': {
-      const handler = createWebShopSimHandler({ dataDir, ...parseWebShopSimQuery(params), engine: loadSharedWebShopEngine(dataDir) });
+      const engine = taskFile !== undefined ? loadSharedWebShopEngine(dataDir, 'human', undefined, taskFile) : loadSharedWebShopEngine(dataDir);
+      const handler = createWebShopSimHandler({ dataDir, ...parseWebShopSimQuery(params), engine });
       return (request) => toWebShopSimHttpReply(handler(request));
     }
     default:
@@ -52,7 +57,7 @@ export interface ResolvedTarget {
  * Turns a target SPEC into a chat model. A simulated target is served over a local OpenAI-compatible
  * HTTP server and reached through the same client as a real server, so the real code path runs.
  */
-export async function resolveTarget(spec: string, context: { dataDir?: string } = {}): Promise<ResolvedTarget> {
+export async function resolveTarget(spec: string, context: { dataDir?: string; taskFile?: string } = {}): Promise<ResolvedTarget> {
   const parsed = parseModelSpec(spec, { field: 'target' });
   switch (parsed.kind) {
     case 'openai': {
@@ -68,7 +73,7 @@ export async function resolveTarget(spec: string, context: { dataDir?: string } 
       if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
         throw new ConfigError({ message: `latency_ms must be an integer number of milliseconds (0..600000), got '${latencyText}'.`, field: 'target' });
       }
-      const reply = simulatedReplier(parsed.bench, context.dataDir, new URLSearchParams(simParams));
+      const reply = simulatedReplier(parsed.bench, context.dataDir, new URLSearchParams(simParams), context.taskFile);
       const server = await startFakeOpenAIServer({
         recordRequests: false,
         models: [`sim-${parsed.bench}`],

@@ -5,8 +5,9 @@ import { MODEL_TURN_WARN_SHARE, hasModelTurnFindings, summarizeModelTurns } from
 
 function record(messages: ChatMessage[], extra: Partial<EpisodeRecord> = {}): EpisodeRecord {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: { bench: 'dbbench', split: 'dev', index: 0 },
+    attempt: 1,
     outcome: 'round_limit',
     reward: 0,
     rounds: messages.filter((m) => m.role === 'assistant').length,

@@ -17,6 +17,8 @@ export interface RunEpisodeOptions {
   /** Sampling options sent with every model call (temperature 0 by default, as the reference). */
   request?: Pick<ChatRequest, 'temperature' | 'maxTokens' | 'toolChoice' | 'parallelToolCalls'>;
   signal?: AbortSignal;
+  /** Which play of the task this is in its run (1 by default); stored in the record. */
+  attempt?: number;
 }
 
 export interface RunEpisodeResult {
@@ -56,6 +58,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<RunEpisode
   const record: EpisodeRecord = {
     schemaVersion: EPISODE_RECORD_VERSION,
     task: episode.task,
+    attempt: options.attempt ?? 1,
     outcome: ending.outcome,
     reward: ending.reward,
     rounds: s.rounds,

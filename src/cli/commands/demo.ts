@@ -12,9 +12,9 @@ const DEMO_DATA: Record<Bench, string> = {
 };
 
 /** What the demo says before it runs: which parts are real and which are simulated. */
-export function demoBanner(bench: Bench): string {
+export function demoBanner(bench: Bench, taskFile?: string): string {
   return [
-    `harness-r1 demo — the whole Harness-R1 loop, offline, on ${DEMO_DATA[bench]}:`,
+    `harness-r1 demo — the whole Harness-R1 loop, offline, on ${taskFile === undefined ? DEMO_DATA[bench] : `the ${bench} tasks of ${taskFile}`}:`,
     'baseline → failure evidence → engineer patch → validation → sandboxed rerun of the same tasks → reward.',
     `SIMULATED parts: the target is a SIMULATED TARGET (sim:${bench}), a seeded policy that knows each task's`,
     'solution and makes realistic mistakes, served over a local OpenAI-compatible HTTP server; the engineer is',
@@ -35,18 +35,23 @@ export function registerDemoCommand(program: Command): void {
     .option('--run-dir <dir>', 'where the run is recorded (default runs/improve-dbbench-dev-<time>); an existing one is resumed')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--protocol <p>', 'alfworld, webshop: fc (function calling, default) or v0.2 (text protocol)')
+    .option('--data <file>', 'dbbench: a task file to play instead of the dev split; webshop: a goals file (items_human_ins.json format)')
+    .option('--games <file>', 'alfworld: a games file to play instead of the dev split')
     .option('--json', 'print a machine-readable summary on stdout')
-    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: number; concurrency: number; runDir?: string; dataDir?: string; protocol?: string; json?: boolean }) => {
+    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: number; concurrency: number; runDir?: string; dataDir?: string; protocol?: string; data?: string; games?: string; json?: boolean }) => {
       const bench = checkBench(opts.bench);
+      const file = opts.data ?? opts.games;
       const result = await improveCommand({
         bench,
-        split: 'dev',
-        tasks: opts.tasks ?? DEMO_TASKS[bench],
+        // A task file replaces the dev split; by default all of its tasks are played.
+        ...(file === undefined ? { split: 'dev', tasks: opts.tasks ?? DEMO_TASKS[bench] } : { tasks: opts.tasks ?? ':' }),
+        ...(opts.data !== undefined ? { data: opts.data } : {}),
+        ...(opts.games !== undefined ? { games: opts.games } : {}),
         batchSize: opts.batchSize,
         target: `sim:${bench}?seed=${encodeURIComponent(opts.seed)}`,
         engineer: 'symbolic',
         concurrency: opts.concurrency,
-        banner: demoBanner(bench),
+        banner: demoBanner(bench, file),
         ...(opts.runDir !== undefined ? { runDir: opts.runDir } : {}),
         ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
         ...(opts.protocol !== undefined ? { protocol: opts.protocol } : {}),

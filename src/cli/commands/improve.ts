@@ -17,10 +17,16 @@ import { BENCHES, checkBench, environmentChoice, openEnvironment } from '../reso
 import { resolveEngineer } from '../resolve-engineer.js';
 import { resolveTarget } from '../resolve-target.js';
 import { sandboxCompiler } from '../sandbox-compiler.js';
+import { taskFileOf } from './run.js';
 
 export interface ImproveCommandOptions {
   bench: string;
-  split: string;
+  /** Default dev; not with `data` / `games`. */
+  split?: string;
+  /** DBBench: a task file to play instead of a split; WebShop: a human-instructions (goals) file. */
+  data?: string;
+  /** ALFWorld: a games file to play instead of a split. */
+  games?: string;
   tasks?: string;
   batchSize: number;
   batches?: number;
@@ -56,13 +62,16 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
   }
   const dataDir = resolveDataDir(o.dataDir);
   const choice = environmentChoice(bench, dataDir, o);
-  const { environment: baselineEnvironment, options: backendOptions } = await openEnvironment(choice);
+  const opened = await openEnvironment(choice);
+  const { environment: baselineEnvironment, options: backendOptions } = opened;
+  for (const notice of opened.notices) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${Math.min(DEFAULT_BATCH_SIZE, baselineEnvironment.size)}`, baselineEnvironment.size);
   const batches = makeBatches(taskIndices, o.batchSize, o.batches);
-  const target = await resolveTarget(o.target, { dataDir });
+  const target = await resolveTarget(o.target, { dataDir, ...taskFileOf(o) });
   const engineer = await resolveEngineer(o.engineer, { dataDir });
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
-  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${o.bench}-${o.split}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
+  const split = baselineEnvironment.split;
+  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${o.bench}-${choice.split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const log = (line: string) => {
@@ -71,7 +80,10 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
     const { summary } = await improveRun({
       batches,
       baselineEnvironment,
-      baselineManifest: { bench: o.bench, split: baselineEnvironment.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: backendOptions },
+      baselineManifest: {
+        bench: o.bench, split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: backendOptions,
+        ...(opened.data ? { data: opened.data } : {}),
+      },
       context: {
         bench,
         split: baselineEnvironment.split,
@@ -87,7 +99,8 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
         metric: metric as RewardMetric,
         maxInfraRetries: 2,
         ...(o.revise ? { revise: true } : {}),
-        rerunContext: { target: o.target, bench: o.bench, split: o.split, ...backendOptions, threshold: 1, metric },
+        // The split as asked (webshop: 'dev', whatever its goal set is called), as rerun cache keys always had it.
+        rerunContext: { target: o.target, bench: o.bench, split: choice.split, ...backendOptions, threshold: 1, metric },
         onProgress: (e) => {
           if (e.kind === 'stage') log(`${e.batchTag}: ${e.stage}${e.detail ? ` → ${e.detail}` : ''}`);
           else if (e.done === e.total) log(`${e.batchTag}: ${e.total} episode(s) recorded`);
@@ -97,8 +110,18 @@ export async function improveCommand(o: ImproveCommandOptions, out: NodeJS.Write
     const written = await writeReport({ runDir });
     const report = written.file;
     const modelTurns = modelTurnHealthOf(written.artifacts);
-    if (o.json) out.write(`${JSON.stringify({ runDir, report, summary, modelTurns }, null, 2)}\n`);
-    else out.write(`${renderImproveSummary(summary, modelTurns)}\nreport: ${report}\nrun directory: ${runDir}\n`);
+    const unshipped = opened.data?.unshipped;
+    if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}
+`);
+    else {
+      out.write(`${renderImproveSummary(summary, modelTurns)}
+`);
+      if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)
+`);
+      out.write(`report: ${report}
+run directory: ${runDir}
+`);
+    }
     return { code: EXIT_OK, summary, runDir, report };
   } finally {
     await baselineEnvironment.close();
@@ -113,7 +136,9 @@ export function registerImproveCommand(program: Command): void {
     .command('improve')
     .description('The Harness-R1 loop: baseline → failure evidence → engineer patch → validate → rerun the same tasks → reward, per batch.')
     .requiredOption('--bench <bench>', `benchmark (${BENCHES.join(', ')}; the symbolic engineer and failure packets cover dbbench first)`)
-    .option('--split <split>', 'split: dev, standard or standard.v0.2', 'dev')
+    .option('--split <split>', 'dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid (default: dev)')
+    .option('--data <file>', 'dbbench: a task file in the shipped format to play instead of a split; webshop: a goals file (items_human_ins.json format)')
+    .option('--games <file>', 'alfworld: a games file in the shipped format (.jsonl or .jsonl.gz) to play instead of a split')
     .option('--tasks <range>', 'task indices (default 0:10): START:END, 7, or 1,3,9')
     .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`, (v) => Number(v), DEFAULT_BATCH_SIZE)
     .option('--batches <n>', 'only the first N batches', (v) => Number(v))
@@ -147,7 +172,9 @@ summary warns when the target's turns point at a server setting (tool calls as t
     .action(async (opts: Record<string, unknown>) => {
       const result = await improveCommand({
         bench: String(opts.bench),
-        split: String(opts.split),
+        ...(opts.split !== undefined ? { split: String(opts.split) } : {}),
+        ...(opts.data !== undefined ? { data: String(opts.data) } : {}),
+        ...(opts.games !== undefined ? { games: String(opts.games) } : {}),
         batchSize: opts.batchSize as number,
         target: String(opts.target),
         engineer: String(opts.engineer),

@@ -12,6 +12,7 @@ import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { loadRunPatch, type RunPatch } from '../load-run-patch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
+import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
 import { RunStore } from '../../store/run-store.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
@@ -23,7 +24,12 @@ import { resolveTarget } from '../resolve-target.js';
 
 export interface RunCommandOptions {
   bench: string;
-  split: string;
+  /** Default dev; not with `data` / `games`. */
+  split?: string;
+  /** DBBench: a task file to play instead of a split; WebShop: a human-instructions (goals) file. */
+  data?: string;
+  /** ALFWorld: a games file to play instead of a split. */
+  games?: string;
   tasks?: string;
   target: string;
   concurrency: number;
@@ -48,6 +54,8 @@ export interface RunCommandOptions {
   retryInfra?: boolean;
   /** Extra lines printed before the summary (the demo uses it to say the target is simulated). */
   banner?: string;
+  /** Cap on one serialized episode record (default `HARNESS_MAX_RECORD_BYTES`, else 16 MiB). */
+  maxRecordBytes?: number;
 }
 
 /** Plays a batch of tasks with one target and prints a summary; the library function behind `harness-r1 run`. */
@@ -57,6 +65,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
   }
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
+  const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
 
   const dataDir = resolveDataDir(o.dataDir);
   let pool: SandboxPool | undefined;
@@ -71,13 +80,23 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     }
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
-  const { environment, options: envOptions } = await openEnvironment({
-    ...environmentChoice(bench, dataDir, o),
-    ...(patch && bench === 'dbbench' ? { overlay: patch.overlay } : {}),
-  });
+  let choice;
+  let opened;
+  try {
+    choice = environmentChoice(bench, dataDir, o);
+    opened = await openEnvironment({
+      ...choice,
+      ...(patch && bench === 'dbbench' ? { overlay: patch.overlay } : {}),
+    });
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
+  const { environment, options: envOptions } = opened;
+  for (const notice of opened.notices) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
-  const target = await resolveTarget(o.target, { dataDir });
-  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${o.bench}-${o.split}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
+  const target = await resolveTarget(o.target, { dataDir, ...taskFileOf(o) });
+  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${o.bench}-${choice.split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
   const dir = path.resolve(o.runDir ?? path.join('runs', runId));
   const manifest: RunManifest = {
     schemaVersion: RUN_MANIFEST_VERSION,
@@ -89,6 +108,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
     patch: patch?.manifest ?? null,
     options: envOptions,
+    ...(opened.data ? { data: opened.data } : {}),
   };
   const controller = new AbortController();
   const onSigint = () => {
@@ -99,10 +119,10 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   process.on('SIGINT', onSigint);
   let store: RunStore | undefined;
   try {
-    store = o.resume ? RunStore.open(dir, manifest) : RunStore.create(dir, manifest);
+    store = o.resume ? RunStore.open(dir, manifest, storeOptions) : RunStore.create(dir, manifest, storeOptions);
     if (store.repairedBytes > 0) process.stderr.write(`Repaired ${dir}: dropped ${store.repairedBytes} bytes of a torn last record.\n`);
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
-    const progress = createProgressReporter(`${o.bench}/${o.split}`);
+    const progress = createProgressReporter(`${o.bench}/${environment.split}`);
     const result = await runBatch({
       environment,
       model: target.model,
@@ -119,10 +139,12 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     const summary = summarizeRun(records);
     const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label)}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
+      const unshipped = opened.data?.unshipped;
+      if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${environment.split} are not shipped with the data (listed in run.json)\n`);
       out.write(`run directory: ${dir}\n`);
       if (result.interrupted) out.write(`interrupted: ${taskIndices.length - records.length} task(s) left; continue with --run-dir ${dir} --resume\n`);
     }
@@ -136,6 +158,12 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   }
 }
 
+/** The task file a simulated target must know: the one the run plays instead of a split. */
+export function taskFileOf(o: { data?: string; games?: string }): { taskFile?: string } {
+  const file = o.data ?? o.games;
+  return file === undefined ? {} : { taskFile: file };
+}
+
 function describeSandbox(pool: SandboxPool): string {
   const info = pool.info();
   return `sandbox: Python ${info.pythonVersion ?? '?'} in Pyodide ${info.pyodideVersion}, Node ${info.permissionFlag}, network: ${info.network.kind}${info.network.pidNamespace ? " + pid namespace" : ""}`;
@@ -146,7 +174,9 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('Play benchmark tasks with a target model and record every episode (no engineer, no reward).')
     .requiredOption('--bench <bench>', `benchmark (${BENCHES.join(', ')})`)
-    .option('--split <split>', 'dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: ignored (goal set)', 'dev')
+    .option('--split <split>', 'dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: ignored (goal set) (default: dev)')
+    .option('--data <file>', 'dbbench: a task file in the shipped format to play instead of a split; webshop: a goals file (items_human_ins.json format) for human goals')
+    .option('--games <file>', 'alfworld: a games file in the shipped format (.jsonl or .jsonl.gz) to play instead of a split')
     .option('--tasks <range>', 'task indices: START:END (end exclusive), 7, or 1,3,9 (default: the whole split)')
     .requiredOption('--target <spec>', 'target model: openai:<base-url>#<model>, sim:dbbench[?seed=N&faults=…], scripted:<file>')
     .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 1)
@@ -164,6 +194,7 @@ export function registerRunCommand(program: Command): void {
     .option('--goals <mode>', 'webshop: human (needs items_human_ins.json) or synthetic goals')
     .option('--goal-seed <n>', 'webshop: goal seed (reference 233)', (v) => Number(v))
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--max-record-bytes <n>', `cap on one stored episode record; a record over it is stored as that episode's model_error (default ${DEFAULT_MAX_RECORD_BYTES}, or ${MAX_RECORD_BYTES_ENV})`, (v) => Number(v))
     .option('--json', 'print a machine-readable summary on stdout')
     .addHelpText(
       'after',
@@ -176,8 +207,12 @@ Examples:
   harness-r1 run --bench alfworld --split dev --target sim:alfworld                       # 20 ALFWorld games
   harness-r1 run --bench webshop --tasks 0:100 --target sim:webshop                       # WebShop goals
   harness-r1 run --bench alfworld --protocol v0.2 --target sim:alfworld                # AgentBench's v0.2 text protocol
+  harness-r1 run --bench dbbench --data my-tasks.jsonl --target sim:dbbench              # your own task file
+  harness-r1 run --bench alfworld --games my-games.jsonl --target sim:alfworld           # your own games
 
-Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.
+Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing. When the
+run ends the file is rewritten in task order (then attempt), so the same seed gives the same bytes at any
+concurrency. Each record carries its attempt; a task's last attempt is the one that counts.
 
 Caps on what an openai: target may send (SPEC options, e.g. …#model?max_tool_calls=4; defaults shown):
 ${describeResponseLimits().map((line) => `  ${line}`).join('\n')}
@@ -188,8 +223,10 @@ with the tool call as text in content, empty, or with unparseable tool arguments
     .action(async (opts: Record<string, unknown>) => {
       process.exitCode = await runCommand({
         bench: String(opts.bench),
-        split: String(opts.split),
         target: String(opts.target),
+        ...(opts.split !== undefined ? { split: String(opts.split) } : {}),
+        ...(opts.data !== undefined ? { data: String(opts.data) } : {}),
+        ...(opts.games !== undefined ? { games: String(opts.games) } : {}),
         concurrency: opts.concurrency as number,
         ...(opts.tasks !== undefined ? { tasks: String(opts.tasks) } : {}),
         ...(opts.runDir !== undefined ? { runDir: String(opts.runDir) } : {}),
@@ -207,6 +244,7 @@ with the tool call as text in content, empty, or with unparseable tool arguments
         ...(opts.patch !== undefined ? { patchFile: String(opts.patch) } : {}),
         ...(opts.retryInfra ? { retryInfra: true } : {}),
         ...(opts.hookTimeoutMs !== undefined ? { hookTimeoutMs: opts.hookTimeoutMs as number } : {}),
+        ...(opts.maxRecordBytes !== undefined ? { maxRecordBytes: opts.maxRecordBytes as number } : {}),
       });
     });
 }
