@@ -8,7 +8,7 @@ import { mysqlTableHash } from './table-hash.js';
 const TABLE: DbTable = { name: 'Medals', columns: ['Nation', 'Gold'], rows: [['Norway', 3], ['Sweden', '1']] };
 
 describe('createSqliteBackend', () => {
-  it('loads cells as Python str() and answers in MySQL shapes (worker isolation)', async () => {
+  it('loads cells as Python str() and answers in MySQL shapes (process isolation)', async () => {
     const backend = createSqliteBackend({ databaseName: (t) => t.name.toLowerCase() });
     try {
       const session = await backend.openEpisode(TABLE);
@@ -34,7 +34,7 @@ describe('createSqliteBackend', () => {
     await expect(backend.openEpisode(TABLE)).rejects.toThrow(/close/);
   });
 
-  it('reports a timeout and keeps the data when a statement is cancelled (worker)', async () => {
+  it('reports a timeout and keeps the data when a statement is cancelled (process)', async () => {
     const backend = createSqliteBackend({ sqlTimeoutMs: 300 });
     try {
       const session = await backend.openEpisode(TABLE);
@@ -47,7 +47,7 @@ describe('createSqliteBackend', () => {
     }
   });
 
-  it('kills a worker that cannot cancel itself and restores the last snapshot', async () => {
+  it('kills a process that cannot cancel itself and restores the last snapshot', async () => {
     const backend = createSqliteBackend();
     try {
       const session = await backend.openEpisode(TABLE, { sqlTimeoutMs: 200 });

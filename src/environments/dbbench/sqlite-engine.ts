@@ -24,7 +24,14 @@ export interface SqliteEngineOptions {
   databaseName?: string;
   /** A `serialize()` image to start from instead of loading the task table (used after a timeout). */
   image?: Buffer;
+  /**
+   * Largest size of the main database and, separately, of the temp database (`max_page_count`); a
+   * statement that would grow one past it fails as MySQL's `1114 The table '…' is full`. Default 64 MiB.
+   */
+  maxDatabaseBytes?: number;
 }
+
+const DEFAULT_MAX_DATABASE_BYTES = 64 * 1024 * 1024;
 
 /** Thrown by the per-row tick when the statement's deadline has passed. */
 class StatementTimeout extends Error {
@@ -71,6 +78,7 @@ export class SqliteEngine {
     this.table = table;
     this.database = options.databaseName ?? 'dbbench';
     this.db = options.image ? new Database(options.image) : new Database(':memory:');
+    this.limitStorage(options.maxDatabaseBytes ?? DEFAULT_MAX_DATABASE_BYTES);
     registerMysqlFunctions(this.db, {
       database: this.database,
       connectionId: 8,
@@ -90,6 +98,19 @@ export class SqliteEngine {
         this.db.close();
         throw error;
       }
+    }
+  }
+
+  /**
+   * Caps the database size so a statement that would grow it without end (`CREATE TABLE … AS` an endless
+   * recursive CTE) fails inside SQLite instead of eating the host's memory. Temporary tables, indices and
+   * sorts stay in memory (never on disk), where the database process's memory ceiling covers them.
+   */
+  private limitStorage(maxBytes: number): void {
+    this.db.pragma('temp_store = MEMORY');
+    for (const schema of ['main', 'temp']) {
+      const pageSize = this.db.pragma(`${schema}.page_size`, { simple: true }) as number;
+      this.db.pragma(`${schema}.max_page_count = ${Math.max(1, Math.floor(maxBytes / pageSize))}`);
     }
   }
 
