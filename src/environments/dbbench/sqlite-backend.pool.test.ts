@@ -102,7 +102,8 @@ describe('createSqliteBackend process pool', () => {
   });
 
   it('fails openEpisode with the engine error for a table that cannot be loaded, and keeps the process', async () => {
-    const unloadable: DbTable = { name: 't', columns: ['a', 'b'], rows: [['1']] };
+    // A NUL inside the table name breaks SQLite's own CREATE TABLE.
+    const unloadable: DbTable = { name: 't\u0000x', columns: ['a'], rows: [['1']] };
     const inline = createSqliteBackend({ isolation: 'inline' });
     const inlineError = await inline.openEpisode(unloadable).then(
       () => null,

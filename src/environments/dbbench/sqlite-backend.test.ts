@@ -66,6 +66,9 @@ describe('createSqliteBackend', () => {
     const session = (await backend.openEpisode({ name: 't', columns: ['Score', 'Score'], rows: [['1', '2']] })) as SqliteSession;
     expect(session.setupError).toBe("1060 (42S21): Duplicate column name 'Score'");
     expect(formatSqlOutcome(await session.execute('SELECT * FROM t'))).toBe("1146 (42S02): Table 'dbbench.t' doesn't exist");
+    // The loader's multi-row INSERT fails as a whole at the first row with too few or too many cells.
+    const short = (await backend.openEpisode({ name: 't', columns: ['a', 'b'], rows: [['1', '2'], ['3'], ['4', '5', '6']] })) as SqliteSession;
+    expect(short.setupError).toBe("1136 (21S01): Column count doesn't match value count at row 2");
     await backend.close();
   });
 });

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { PyValue, SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
 import { readCatalog, type Catalog } from './mysql-compat/catalog.js';
-import { mapSqliteError, MysqlError, syntaxError } from './mysql-compat/errors.js';
+import { mapSqliteError, MysqlError, mysqlErrors, syntaxError } from './mysql-compat/errors.js';
 import { registerGroupConcat, registerMysqlFunctions } from './mysql-compat/functions.js';
 import { answerIntrospection } from './mysql-compat/introspection.js';
 import { mysqlNumberText } from './mysql-compat/mysql-values.js';
@@ -40,7 +40,7 @@ class StatementTimeout extends Error {
   }
 }
 
-/** Why MySQL would refuse to create the task table, or null when it can be created. */
+/** Why MySQL would refuse to create or fill the task table, or null when it can be loaded. */
 function tableDefinitionError(table: DbTable): MysqlError | null {
   if (table.name === '' || table.name.endsWith(' ')) return new MysqlError(1103, '42000', `Incorrect table name '${table.name}'`);
   if (Array.from(table.name).length > 64) return new MysqlError(1059, '42000', `Identifier name '${table.name}' is too long`);
@@ -51,6 +51,10 @@ function tableDefinitionError(table: DbTable): MysqlError | null {
     if (seen.has(name.toLowerCase())) return new MysqlError(1060, '42S21', `Duplicate column name '${name}'`);
     seen.add(name.toLowerCase());
   }
+  // The loader's one multi-row INSERT gives each row as many values as it has cells; MySQL refuses the
+  // whole statement at the first row whose count differs from the column list.
+  const short = table.rows.findIndex((row) => row.length !== table.columns.length);
+  if (short >= 0 && table.columns.length > 0) return mysqlErrors.columnCount(short + 1);
   return null;
 }
 
