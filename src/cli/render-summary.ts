@@ -28,6 +28,11 @@ export function renderRunSummary(records: readonly EpisodeRecord[], summary: Run
   if (summary.infraFailures > 0) {
     lines.push(`infrastructure failures: ${summary.infraFailures} episode(s) excluded from the success rate (see their detail.error)`);
   }
+  if (summary.goldUnreproducible > 0) {
+    lines.push(
+      `unreproducible gold: ${summary.goldUnreproducible} episode(s) on tasks whose gold answer does not pass their own check (detail.goldUnreproducible); scored as the benchmark scores them, so no answer can pass them`,
+    );
+  }
   const effects = Object.entries(summary.hookEffects);
   if (effects.length > 0 || summary.hookFaults > 0) {
     lines.push(`hooks: ${effects.map(([k, n]) => `${k} ×${n}`).join(', ') || 'no effects'}; faults ${summary.hookFaults}`);
