@@ -24,7 +24,7 @@ const LAYERS = {
   sandbox: FOLDERS.filter((f) => !['sandbox', 'episode', 'python', 'hooks'].includes(f)),
   patch: FOLDERS.filter((f) => !['patch', 'episode', 'python', 'hooks'].includes(f)),
   engineer: FOLDERS.filter((f) => !['engineer', 'episode', 'python', 'models', 'hooks', 'patch'].includes(f)),
-  benchmark: ['store', 'sandbox', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing'],
+  benchmark: ['sandbox', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing'],
   evaluation: ['experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing'],
   experiments: ['report', 'benchmarks', 'app', 'cli', 'testing'],
   training: ['report', 'benchmarks', 'app', 'cli', 'testing'],

@@ -8,7 +8,7 @@
  * and a seeded random policy over the admissible commands for --random-steps steps per game (an agent's
  * mix of moves, takes, opens and looks, plus one invalid command in ten).
  */
-import { resolveDataDir } from '../src/app/data-dir.js';
+import { resolveDataDir } from '../src/config/data-dir.js';
 import { createAlfworldGame, type AlfworldGame } from '../src/environments/alfworld/alfworld-engine.js';
 import { processAlfworldAction } from '../src/environments/alfworld/alfworld-environment.js';
 import { loadAlfworldGames, walkthroughFor } from '../src/environments/alfworld/load-games.js';

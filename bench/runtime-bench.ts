@@ -14,7 +14,7 @@ import path from 'node:path';
 
 import { resolveTarget } from '../src/app/resolve-target.js';
 import { BenchmarkRegistry } from '../src/benchmarks/registry.js';
-import { resolveDataDir } from '../src/app/data-dir.js';
+import { resolveDataDir } from '../src/config/data-dir.js';
 import { dbBenchEnvironment } from '../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../src/environments/dbbench/sqlite-backend.js';
 import { runBatch } from '../src/evaluation/run-batch.js';

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { resolveDataDir } from '../src/app/data-dir.js';
+import { resolveDataDir } from '../src/config/data-dir.js';
 import type { HookName } from '../src/episode/index.js';
 import { compileHook } from '../src/sandbox/compile-hook.js';
 import { createPythonHookProvider } from '../src/sandbox/python-hook-provider.js';

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 
-import { resolveDataDir } from '../src/app/data-dir.js';
+import { resolveDataDir } from '../src/config/data-dir.js';
 import { playAllGoldPurchases } from '../src/environments/webshop/gold-purchase.js';
 import { readJsonFile, WEBSHOP_FILES } from '../src/environments/webshop/load-catalogue.js';
 import { createPythonRandom } from '../src/environments/webshop/python-random.js';

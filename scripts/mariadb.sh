@@ -159,6 +159,9 @@ initialise() {
   fi
 }
 
+# The harness account creates one database and one account per episode: it holds every right on the
+# dbbench_* databases WITH GRANT OPTION (to hand an episode account the rights on its own database) and
+# CREATE USER (to create and drop those accounts), and nothing else: no access to mysql.*, no SUPER.
 ensure_account() {
   local u p
   u="$(sql_string "$DB_USER")"
@@ -168,8 +171,10 @@ CREATE USER IF NOT EXISTS $u@'127.0.0.1' IDENTIFIED BY $p;
 CREATE USER IF NOT EXISTS $u@'localhost' IDENTIFIED BY $p;
 ALTER USER $u@'127.0.0.1' IDENTIFIED BY $p;
 ALTER USER $u@'localhost' IDENTIFIED BY $p;
-GRANT ALL PRIVILEGES ON \`dbbench\\_%\`.* TO $u@'127.0.0.1';
-GRANT ALL PRIVILEGES ON \`dbbench\\_%\`.* TO $u@'localhost';
+GRANT ALL PRIVILEGES ON \`dbbench\\_%\`.* TO $u@'127.0.0.1' WITH GRANT OPTION;
+GRANT ALL PRIVILEGES ON \`dbbench\\_%\`.* TO $u@'localhost' WITH GRANT OPTION;
+GRANT CREATE USER ON *.* TO $u@'127.0.0.1';
+GRANT CREATE USER ON *.* TO $u@'localhost';
 FLUSH PRIVILEGES;
 EOF
 }

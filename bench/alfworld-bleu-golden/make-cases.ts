@@ -8,7 +8,7 @@
  *
  * score.py needs NLTK 3.8 (Debian 12: `apt-get install python3-nltk`, with the system Python 3.11).
  */
-import { resolveDataDir } from '../../src/app/data-dir.js';
+import { resolveDataDir } from '../../src/config/data-dir.js';
 import { createAlfworldGame } from '../../src/environments/alfworld/alfworld-engine.js';
 import { loadAlfworldLogic } from '../../src/environments/alfworld/load-logic.js';
 import { loadAlfworldGames, walkthroughFor } from '../../src/environments/alfworld/load-games.js';

@@ -7,6 +7,7 @@ import type { AnyBenchmarkDefinition, OpenedEnvironment } from '../benchmark/def
 import type { BenchmarkRegistry } from '../benchmarks/registry.js';
 import { ConfigError } from '../episode/index.js';
 import type { HarnessPatch } from '../patch/index.js';
+import { fileSplitLabel } from '../config/data-file.js';
 import { flagOf, parseWith } from './options.js';
 
 export interface BenchmarkChoice {
@@ -56,6 +57,20 @@ function numberOf(key: string, text: string): number {
   const n = Number(text);
   if (text.trim() === '' || !Number.isFinite(n)) throw new ConfigError({ message: `${flagOf(key)} must be a number, got '${text}'.`, field: key });
   return n;
+}
+
+/**
+ * The split a command plays: a task file named by the benchmark's task-file option is played instead of a
+ * split (`file:<name>`), so naming both is refused; else the split given, or the benchmark's default.
+ */
+export function chooseSplit(definition: AnyBenchmarkDefinition, split: string | undefined, options: Record<string, unknown>): { split: string; taskFile?: string } {
+  const key = definition.taskFileOption;
+  const file = key === undefined ? undefined : options[key];
+  if (typeof file === 'string') {
+    if (split !== undefined) throw new ConfigError({ message: `${flagOf(key!)} FILE is played instead of a split; give it or --split, not both.`, field: 'split' });
+    return { split: fileSplitLabel(file), taskFile: file };
+  }
+  return { split: split ?? definition.defaultSplit };
 }
 
 /** Opens the environment of a choice; with `patch`, the benchmark installs the legacy actions it honours. */

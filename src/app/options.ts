@@ -60,6 +60,8 @@ export const RunOptionsSchema = z.object({
   retryInfra: z.boolean().optional(),
   patch: z.string().optional(),
   hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
+  /** Cap on one serialized episode record (default `HARNESS_MAX_RECORD_BYTES`, else 16 MiB). */
+  maxRecordBytes: intOption('maxRecordBytes', 1, 2 ** 31 - 1).optional(),
   banner: z.string().optional(),
 });
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

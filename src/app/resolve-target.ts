@@ -15,7 +15,7 @@ export interface ResolvedTarget {
  * Turns a target SPEC into a chat model. A simulated target is served over a local OpenAI-compatible
  * HTTP server and reached through the same client as a real server, so the real code path runs.
  */
-export async function resolveTarget(spec: string, context: { dataDir?: string; registry: BenchmarkRegistry; bench?: string }): Promise<ResolvedTarget> {
+export async function resolveTarget(spec: string, context: { dataDir?: string; registry: BenchmarkRegistry; bench?: string; taskFile?: string }): Promise<ResolvedTarget> {
   const parsed = parseModelSpec(spec, { field: 'target' });
   switch (parsed.kind) {
     case 'openai': {
@@ -31,7 +31,7 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
       if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
         throw new ConfigError({ message: `latency_ms must be an integer number of milliseconds (0..600000), got '${latencyText}'.`, field: 'target' });
       }
-      const reply = simulatedReplier(context.registry, parsed.bench, context.dataDir, new URLSearchParams(simParams));
+      const reply = simulatedReplier(context.registry, parsed.bench, context.dataDir, new URLSearchParams(simParams), context.taskFile);
       const server = await startFakeOpenAIServer({
         recordRequests: false,
         models: [`sim-${parsed.bench}`],
@@ -63,8 +63,9 @@ export function simSpecs(registry: BenchmarkRegistry): string[] {
 }
 
 /** The simulated target of a benchmark as a request → HTTP reply function. */
-function simulatedReplier(registry: BenchmarkRegistry, bench: string, dataDir: string, params: URLSearchParams): (request: unknown) => { status: number; body: unknown } {
+/** `taskFile` is the task file the run plays (`--data`, `--games`), so the target knows its tasks as it knows the shipped ones. */
+function simulatedReplier(registry: BenchmarkRegistry, bench: string, dataDir: string, params: URLSearchParams, taskFile: string | undefined): (request: unknown) => { status: number; body: unknown } {
   const simulation = registry.find(bench)?.simulation;
   if (!simulation) throw new ConfigError({ message: `There is no simulated target for '${bench}'.`, field: 'target', allowed: simSpecs(registry) });
-  return simulation.create(params, { dataDir });
+  return simulation.create(params, { dataDir, ...(taskFile !== undefined ? { taskFile } : {}) });
 }

@@ -10,6 +10,7 @@ import type { EpisodeRecord, RewardMetric } from '../episode/index.js';
 import type { EngineerBenchmark } from '../engineer/engineer-benchmark.js';
 import type { HarnessPatch, PatchRules } from '../patch/index.js';
 import type { Environment } from '../runtime/environment.js';
+import type { RunDataNotes } from '../store/run-manifest.js';
 
 /** One benchmark-specific command-line flag, e.g. `--grading <rule>`, parsed into the options object under `key`. */
 export interface BenchmarkFlag {
@@ -26,7 +27,7 @@ export interface BenchmarkFlag {
 export interface OpenRequest<O> {
   /** The data directory (`--data-dir`), for benchmarks that read shipped data. */
   dataDir: string;
-  /** A named split of the benchmark. */
+  /** A named split of the benchmark, or `file:<name>` when the options name a task file (see `taskFileOption`). */
   split: string;
   /** The protocol the target plays, one of the definition's `protocols`. */
   protocol: string;
@@ -45,6 +46,8 @@ export interface OpenedEnvironment {
   identity: Record<string, unknown>;
   /** Lines worth telling the user before episodes play (e.g. games of a split that are not shipped). */
   notices?: string[];
+  /** Facts for the run manifest that are not part of its identity (games the split lists but the data lacks). */
+  data?: RunDataNotes;
 }
 
 /** A simulated target: answers OpenAI-style chat requests from the benchmark's privileged knowledge. */
@@ -52,7 +55,7 @@ export interface SimulatedTarget {
   /** The query parameters `sim:<name>?…` accepts (documented in `--help`). */
   readonly params: readonly string[];
   /** A request → HTTP reply function for these parameters; unknown or bad parameters are ConfigErrors. */
-  create(params: URLSearchParams, context: { dataDir: string }): (request: unknown) => { status: number; body: unknown };
+  create(params: URLSearchParams, context: { dataDir: string; taskFile?: string }): (request: unknown) => { status: number; body: unknown };
 }
 
 /** `harness-r1 env check <name>`: replays reference solutions and reports how many reproduce. */
@@ -98,6 +101,11 @@ export interface BenchmarkDefinition<O extends Record<string, unknown> = Record<
   readonly defaultSplit: string;
   /** Default rounds per episode, per protocol, for `--help`. */
   readonly defaultRounds: Readonly<Record<string, number>>;
+  /**
+   * The key of the option that names a task file played instead of a split (DBBench `data`, ALFWorld
+   * `games`): the run's split is then `file:<name>`, and the simulated target learns the file's tasks.
+   */
+  readonly taskFileOption?: string;
   /** The benchmark's own flags and the schema that validates them (and the same keys in a config file). */
   readonly options: { readonly flags: readonly BenchmarkFlag[]; readonly schema: z.ZodType<O> };
   open(request: OpenRequest<O>): Promise<OpenedEnvironment>;

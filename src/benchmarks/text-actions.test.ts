@@ -7,8 +7,9 @@ import { parseWebShopTextAction } from './webshop/engineer/webshop-text-actions.
 
 function record(messages: EpisodeRecord['messages'], preamble?: number): EpisodeRecord {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: { bench: 'alfworld', split: 'dev', index: 0 },
+    attempt: 1,
     outcome: 'round_limit',
     reward: 0,
     rounds: 2,

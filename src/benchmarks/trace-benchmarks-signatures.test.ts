@@ -9,8 +9,9 @@ import { WEBSHOP_SIGNATURE_IDS, detectWebShopSignatures, hasOptionGroups, priceL
 
 function record(bench: 'webshop' | 'alfworld', messages: ChatMessage[], outcome: Outcome = 'wrong_answer'): EpisodeRecord {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: { bench, split: 'dev', index: 0 },
+    attempt: 1,
     outcome,
     reward: outcome === 'success' ? 1 : 0,
     rounds: messages.filter((m) => m.role === 'assistant').length,

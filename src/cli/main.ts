@@ -8,6 +8,7 @@ import { registerPacketCommand } from './commands/packet.js';
 import { registerProbeCommand } from './commands/probe.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerSplitsCommand } from './commands/splits.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { openSandboxCompiler } from '../app/sandbox-compiler.js';
 import { readConfigFile } from '../app/options.js';
@@ -28,6 +29,7 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   registerPacketCommand(program, ctx);
   registerProbeCommand(program);
   registerEnvCheckCommand(program, ctx);
+  registerSplitsCommand(program);
   registerValidateCommand(program, { openCompiler: openSandboxCompiler, benchmarks: ctx.registry.patchRules(), benchmarkNames: ctx.registry.names() });
   return program;
 }

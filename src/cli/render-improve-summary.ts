@@ -1,11 +1,16 @@
 import Table from 'cli-table3';
 
 import type { ImproveSummary } from '../evaluation/improve/improve-run.js';
+import type { ModelTurnHealth } from '../evaluation/model-turn-health.js';
+import { renderModelTurnHealth } from './render-summary.js';
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pp`;
 
-/** The closing table of `improve`: baseline vs patched per batch, flips, status, hooks fired. */
-export function renderImproveSummary(s: ImproveSummary): string {
+/**
+ * The closing table of `improve`: baseline vs patched per batch, flips, status, hooks fired; then the
+ * silent-zero alarm over the baseline and rerun episodes when `health` is given.
+ */
+export function renderImproveSummary(s: ImproveSummary, health?: ModelTurnHealth): string {
   const table = new Table({ head: ['batch', 'tasks', 'baseline', 'patched', 'delta', 'rescued', 'regressed', 'status', 'hook effects'], style: { head: [] } });
   for (const b of s.batches) {
     table.push([
@@ -29,5 +34,6 @@ export function renderImproveSummary(s: ImproveSummary): string {
     `statuses: ${Object.entries(t.byStatus).map(([k, n]) => `${k} ${n}`).join(', ')}`,
   ];
   if (t.missingEvaluations > 0) lines.push(`missing evaluations: ${t.missingEvaluations} batch(es) could not be rerun for infrastructure reasons; they are not results (resume to retry).`);
+  if (health) lines.push(...renderModelTurnHealth(health));
   return lines.join('\n');
 }

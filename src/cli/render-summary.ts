@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 
 import type { EpisodeRecord } from '../episode/index.js';
+import { hasModelTurnFindings, summarizeModelTurns, type ModelTurnHealth } from '../evaluation/model-turn-health.js';
 import { familyOf, summarizeFamilies } from '../evaluation/summarize-families.js';
 import type { RunSummary } from '../evaluation/summarize-run.js';
 
@@ -27,11 +28,34 @@ export function renderRunSummary(records: readonly EpisodeRecord[], summary: Run
   if (summary.infraFailures > 0) {
     lines.push(`infrastructure failures: ${summary.infraFailures} episode(s) excluded from the success rate (see their detail.error)`);
   }
+  if (summary.goldUnreproducible > 0) {
+    lines.push(
+      `unreproducible gold: ${summary.goldUnreproducible} episode(s) on tasks whose gold answer does not pass their own check (detail.goldUnreproducible); scored as the benchmark scores them, so no answer can pass them`,
+    );
+  }
   const effects = Object.entries(summary.hookEffects);
   if (effects.length > 0 || summary.hookFaults > 0) {
     lines.push(`hooks: ${effects.map(([k, n]) => `${k} ×${n}`).join(', ') || 'no effects'}; faults ${summary.hookFaults}`);
   }
+  lines.push(...renderModelTurnHealth(summarizeModelTurns(records)));
   return lines.join('\n');
+}
+
+/**
+ * The silent-zero alarm for a summary: the turn counts when any is above zero, then one WARNING block per
+ * symptom with what to fix. Nothing at all for a healthy run.
+ */
+export function renderModelTurnHealth(health: ModelTurnHealth): string[] {
+  if (!hasModelTurnFindings(health)) return [];
+  const capped = Object.entries(health.limits).filter(([, n]) => n > 0);
+  const lines = [
+    `model turns: ${health.turns} (tool calls as text ${health.textToolCalls}, empty ${health.emptyTurns}, unparseable tool arguments ${health.badToolArguments}; caps hit: ${capped.map(([k, n]) => `${k} ×${n}`).join(', ') || 'none'})`,
+  ];
+  for (const warning of health.warnings) {
+    lines.push(`WARNING: ${warning.message}`);
+    if (warning.fixes.length > 0) lines.push('  What to fix:', ...warning.fixes.map((fix) => `  - ${fix}`));
+  }
+  return lines;
 }
 
 

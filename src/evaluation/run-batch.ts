@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 
-import type { EpisodeRecord } from '../episode/index.js';
+import { EPISODE_RECORD_VERSION, type EpisodeRecord } from '../episode/index.js';
 import type { Environment } from '../runtime/environment.js';
 import type { HookProvider } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest } from '../models/chat-model.js';
@@ -38,8 +38,9 @@ export interface RunBatchResult {
 
 /**
  * Plays every task of a batch that the store does not already hold, `concurrency` at a time, appending
- * each finished episode to the store at once. A run killed at any point resumes from its store with
- * nothing lost and nothing played twice.
+ * each finished episode to the store at once (as attempt n+1 of its task), then puts the store's file in
+ * canonical order. A run killed at any point resumes from its store with nothing lost and nothing played
+ * twice; an episode whose record cannot be stored is recorded as its model_error and the batch goes on.
  */
 export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult> {
   const { store, taskIndices } = options;
@@ -53,41 +54,43 @@ export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult
     pending.map((index) =>
       limit(async () => {
         if (options.signal?.aborted) return;
-        const record = await playOne(options, index);
-        store.append(record.record, record.timing);
+        const played = await playOne(options, index, store.nextAttempt(index));
+        const stored = store.append(played.record, played.timing) ?? played.record;
         ran++;
         done++;
-        options.onProgress?.({ done, total, record: record.record });
+        options.onProgress?.({ done, total, record: stored });
       }),
     ),
   );
+  store.finish();
   return { records: store.records(), ran, skipped: total - pending.length, interrupted: options.signal?.aborted ?? false };
 }
 
-async function playOne(options: RunBatchOptions, index: number) {
+async function playOne(options: RunBatchOptions, index: number, attempt: number) {
   const { environment } = options;
   const started = performance.now();
   let episode;
   try {
     episode = await environment.openEpisode(index);
   } catch (error) {
-    return infraRecord(environment, index, 'env_error', error, started);
+    return infraRecord(environment, index, attempt, 'env_error', error, started);
   }
   let hooks;
   try {
     hooks = await options.hooks.openEpisode();
   } catch (error) {
     await episode.close().catch(() => undefined);
-    return infraRecord(environment, index, 'hook_fault', error, started);
+    return infraRecord(environment, index, attempt, 'hook_fault', error, started);
   }
-  const { record, timing } = await runEpisode({ model: options.model, episode, hooks, ...(options.request ? { request: options.request } : {}) });
+  const { record, timing } = await runEpisode({ model: options.model, episode, hooks, attempt, ...(options.request ? { request: options.request } : {}) });
   return { record, timing: { totalMs: timing.totalMs, modelMs: timing.modelMs } };
 }
 
-function infraRecord(env: Environment, index: number, outcome: 'env_error' | 'hook_fault', error: unknown, started: number) {
+function infraRecord(env: Environment, index: number, attempt: number, outcome: 'env_error' | 'hook_fault', error: unknown, started: number) {
   const record: EpisodeRecord = {
-    schemaVersion: 1,
+    schemaVersion: EPISODE_RECORD_VERSION,
     task: { bench: env.bench, split: env.split, index },
+    attempt,
     outcome,
     reward: 0,
     rounds: 0,

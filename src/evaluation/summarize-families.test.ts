@@ -4,7 +4,7 @@ import type { EpisodeRecord, Outcome } from '../episode/index.js';
 import { familyOf, hasFamilies, summarizeFamilies } from './summarize-families.js';
 
 function record(index: number, outcome: Outcome, reward: number, detail: Record<string, unknown>): EpisodeRecord {
-  return { schemaVersion: 1, task: { bench: 'alfworld', split: 'dev', index }, outcome, reward, rounds: 1, detail, steps: [], hookTrace: [], messages: [], usage: { promptTokens: 0, completionTokens: 0, modelCalls: 0 } };
+  return { schemaVersion: 2, task: { bench: 'alfworld', split: 'dev', index }, attempt: 1, outcome, reward, rounds: 1, detail, steps: [], hookTrace: [], messages: [], usage: { promptTokens: 0, completionTokens: 0, modelCalls: 0 } };
 }
 
 describe('per-family summaries', () => {

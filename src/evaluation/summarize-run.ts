@@ -13,6 +13,11 @@ export interface RunSummary {
   infraFailures: number;
   hookEffects: Record<string, number>;
   hookFaults: number;
+  /**
+   * Episodes of tasks whose gold cannot earn its own reward (`detail.goldUnreproducible`, e.g. DBBench
+   * standard #225). They are scored as the benchmark scores them; this count says how many there were.
+   */
+  goldUnreproducible: number;
 }
 
 export function summarizeRun(records: readonly EpisodeRecord[]): RunSummary {
@@ -21,8 +26,10 @@ export function summarizeRun(records: readonly EpisodeRecord[]): RunSummary {
   let hookFaults = 0;
   let rewardSum = 0;
   let scored = 0;
+  let goldUnreproducible = 0;
   for (const r of records) {
     byOutcome[r.outcome]++;
+    if (r.detail.goldUnreproducible === true) goldUnreproducible++;
     if (!isInfraOutcome(r.outcome)) {
       scored++;
       rewardSum += r.reward;
@@ -45,5 +52,6 @@ export function summarizeRun(records: readonly EpisodeRecord[]): RunSummary {
     infraFailures: records.length - scored,
     hookEffects,
     hookFaults,
+    goldUnreproducible,
   };
 }

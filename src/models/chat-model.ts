@@ -18,6 +18,30 @@ export interface ChatResponse {
   usage: { promptTokens: number; completionTokens: number };
   /** Wall-clock time of the call, retries included. Never written into deterministic records. */
   latencyMs: number;
+  /** The response caps that cut this turn (see `response-limits.ts`); absent when none did. */
+  limits?: ResponseLimitHit[];
+}
+
+/**
+ * The caps on what a model server may send. `max_body_bytes` stops reading the HTTP body; the others cut
+ * the parsed assistant turn: content and reasoning are shortened, a call with oversized arguments is kept
+ * only as a short head and never executed, calls past `max_tool_calls` are dropped.
+ */
+export const RESPONSE_LIMIT_NAMES = ['max_body_bytes', 'max_content_chars', 'max_reasoning_chars', 'max_tool_args_chars', 'max_tool_calls'] as const;
+export type ResponseLimitName = (typeof RESPONSE_LIMIT_NAMES)[number];
+
+/** One cap that bit: which, its value, and how much the server sent. */
+export interface ResponseLimitHit {
+  limit: ResponseLimitName;
+  /** The configured cap. */
+  cap: number;
+  /**
+   * What the server sent: characters of content/reasoning/arguments, tool calls in the turn, or for
+   * `max_body_bytes` the bytes read before reading stopped (the body was at least that long).
+   */
+  actual: number;
+  /** `max_tool_args_chars`: the 0-based position of the call in the turn. */
+  call?: number;
 }
 
 /**
@@ -36,7 +60,8 @@ export interface ChatModel {
  * matching message text. `http_status`: the server answered with a non-2xx status; `connection_refused`:
  * nothing listens at the address; `connection_lost`: the connection was reset or closed before a response;
  * `timeout`: no response within the request timeout; `network`: any other transport failure (DNS, TLS);
- * `malformed_response`: a 2xx answer that is not a chat completion; `aborted`: the caller's signal fired.
+ * `malformed_response`: a 2xx answer that is not a chat completion; `response_too_large`: the body passed
+ * the `max_body_bytes` cap and reading stopped; `aborted`: the caller's signal fired.
  */
 export type ModelFailureKind =
   | 'http_status'
@@ -45,6 +70,7 @@ export type ModelFailureKind =
   | 'timeout'
   | 'network'
   | 'malformed_response'
+  | 'response_too_large'
   | 'aborted';
 
 /** A model call that failed after retries (network, HTTP status, malformed response). */
@@ -60,6 +86,8 @@ export class ModelCallError extends Error {
   readonly retryAfterMs: number | undefined;
   /** Optional: how many attempts were made before giving up. */
   readonly attempts: number | undefined;
+  /** Optional: the response cap that ended the call (`max_body_bytes`). */
+  readonly limit: ResponseLimitHit | undefined;
   constructor(options: {
     message: string;
     status?: number;
@@ -69,6 +97,7 @@ export class ModelCallError extends Error {
     serverMessage?: string;
     retryAfterMs?: number;
     attempts?: number;
+    limit?: ResponseLimitHit;
   }) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ModelCallError';
@@ -78,6 +107,7 @@ export class ModelCallError extends Error {
     this.serverMessage = options.serverMessage;
     this.retryAfterMs = options.retryAfterMs;
     this.attempts = options.attempts;
+    this.limit = options.limit;
   }
 }
 

@@ -187,4 +187,27 @@ describe('startFakeOpenAIServer', () => {
     server = undefined;
     expect(await pending).toBeInstanceOf(Error);
   });
+
+  it('streams a body in pieces, with or without a declared length, and reports what it wrote', async () => {
+    const s = await start([
+      { kind: 'stream', head: '{"a":"', chunk: 'xy', repeat: 3, tail: '"}', declareLength: true },
+      { kind: 'stream', status: 502, chunk: 'z', repeat: 4, headers: { 'content-type': 'text/plain' } },
+    ]);
+    const first = await chat(s.url, REQUEST);
+    expect(first).toMatchObject({ status: 200, json: { a: 'xyxyxy' } });
+    expect(first.headers.get('content-length')).toBe('14');
+    const second = await chat(s.url, REQUEST);
+    expect(second).toMatchObject({ status: 502, text: 'zzzz' });
+    expect(second.headers.get('transfer-encoding')).toBe('chunked');
+    await Promise.all(s.streams.map((r) => r.closed));
+    expect(s.streams.map((r) => [r.index, r.bytesWritten, r.finished])).toEqual([[0, 14, true], [1, 4, true]]);
+  });
+
+  it('cuts a streamed body after the given bytes by dropping the connection', async () => {
+    const s = await start([{ kind: 'stream', head: '{"a":"', chunk: 'x'.repeat(100), repeat: 10, tail: '"}', declareLength: true, dropAfterBytes: 50 }]);
+    const response = await fetch(`${s.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(REQUEST) });
+    await expect(response.text()).rejects.toThrow();
+    await s.streams[0]!.closed;
+    expect(s.streams[0]).toMatchObject({ bytesWritten: 50, finished: false });
+  });
 });

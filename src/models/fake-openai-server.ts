@@ -13,6 +13,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { streamBody, type FakeStreamReport, type FakeStreamResponse } from './fake-stream-body.js';
 import { isRecord } from './wire-format.js';
 
 /** A tool call the fake server should emit. Object arguments are serialized to a JSON string. */
@@ -53,6 +54,9 @@ interface FakeTurnFields {
  *   string as text; by default an OpenAI-style `{"error":{…}}`).
  * - `drop`: the socket is destroyed without any response.
  * - `raw`: an arbitrary status and body, for malformed answers.
+ * - `stream`: a body written piece by piece with backpressure — `head`, then `chunk` `repeat` times (or
+ *   without end until the client hangs up), then `tail` — for huge, endless and cut-off bodies that a
+ *   test must not hold in memory. See {@link FakeStreamResponse}; what was written is in `streams`.
  */
 export type FakeResponse = { delayMs?: number } & (
   | ({ kind: 'tool_calls'; calls: FakeToolCall[]; content?: string | null } & FakeTurnFields)
@@ -61,6 +65,7 @@ export type FakeResponse = { delayMs?: number } & (
   | { kind: 'http_error'; status: number; headers?: Record<string, string>; body?: string | Record<string, unknown> }
   | { kind: 'drop' }
   | { kind: 'raw'; status?: number; headers?: Record<string, string>; body: string | Record<string, unknown> }
+  | FakeStreamResponse
 );
 
 /** The JSON body of a chat request as received. Only `model` and `messages` are checked by the server. */
@@ -104,6 +109,8 @@ export interface FakeOpenAIServer {
   readonly url: string;
   /** Every request received so far, in arrival order (live array). */
   readonly requests: RecordedRequest[];
+  /** One report per `stream` response, in order (live array). */
+  readonly streams: FakeStreamReport[];
   /** Stops listening, cancels pending delays and closes open connections. */
   close(): Promise<void>;
 }
@@ -115,6 +122,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions | F
   const settings: FakeOpenAIServerOptions = typeof options === 'function' ? { handler: options } : options;
   const models = settings.models ?? ['fake-model'];
   const requests: RecordedRequest[] = [];
+  const streams: FakeStreamReport[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let chatCount = 0;
 
@@ -165,6 +173,10 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions | F
       const completed = await delay(response.delayMs, res);
       if (!completed) return;
     }
+    if (response.kind === 'stream') {
+      await streamBody(res, response, index, streams);
+      return;
+    }
     respond(res, response, request, index);
   }
 
@@ -197,6 +209,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions | F
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    streams,
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const timer of timers) clearTimeout(timer);
@@ -233,7 +246,7 @@ export function scripted(responses: readonly FakeResponse[]): FakeChatHandler & 
   return Object.assign(handler, { remaining: () => Math.max(0, responses.length - next) });
 }
 
-function respond(res: http.ServerResponse, response: FakeResponse, request: FakeChatRequest, index: number): void {
+function respond(res: http.ServerResponse, response: Exclude<FakeResponse, FakeStreamResponse>, request: FakeChatRequest, index: number): void {
   switch (response.kind) {
     case 'drop':
       res.socket?.destroy();

@@ -49,6 +49,17 @@ describe('parseModelSpec', () => {
     });
   });
 
+  it('parses the response caps into adapter limits and rejects caps that are not positive integers', () => {
+    const spec = parseModelSpec('openai:http://h/v1#m?max_body_bytes=1048576&max_content_chars=1000&max_reasoning_chars=2000&max_tool_args_chars=300&max_tool_calls=4');
+    expect(spec).toMatchObject({ settings: { limits: { maxBodyBytes: 1_048_576, maxContentChars: 1000, maxReasoningChars: 2000, maxToolArgsChars: 300, maxToolCalls: 4 } } });
+    expect(parseModelSpec('openai:http://h/v1#m?max_tool_calls=1')).toEqual({ kind: 'openai', baseURL: 'http://h/v1', model: 'm', settings: { limits: { maxToolCalls: 1 } } });
+    for (const bad of ['max_body_bytes=0', 'max_tool_calls=1.5', 'max_content_chars=-3', 'max_tool_args_chars=lots']) {
+      const name = bad.split('=')[0]!;
+      expect(specError(`openai:http://h/v1#m?${bad}`).message).toContain(`${name} must be a positive integer`);
+    }
+    expect(specError('openai:http://h/v1#m?max_calls=3').allowed).toEqual(expect.arrayContaining(['max_body_bytes', 'max_tool_calls']));
+  });
+
   it('parses simulated targets', () => {
     expect(parseModelSpec('sim:dbbench')).toEqual({ kind: 'sim', bench: 'dbbench', seed: undefined, faults: undefined, params: {} });
     expect(parseModelSpec('sim:alfworld?seed=42&faults=skip_heat,wrong_destination')).toEqual({

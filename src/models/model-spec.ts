@@ -13,6 +13,9 @@
  *   - `timeout` = seconds per attempt
  *   - `attempts` = total attempts including retries (1 disables retries)
  *   - `key_env` = name of the environment variable holding the API key (default OPENAI_API_KEY)
+ *   - caps on what the server may send (positive integers; see `response-limits.ts` for what each does):
+ *     `max_body_bytes` (default 16777216), `max_content_chars` (262144), `max_reasoning_chars` (262144),
+ *     `max_tool_args_chars` (65536), `max_tool_calls` (16)
  *
  *   Example: `openai:http://localhost:8000/v1#Qwen/Qwen3-8B?reasoning=reasoning_content&temperature=0`.
  * - `sim:<bench>[?seed=<n>&…&latency_ms=<n>]` — a simulated target; only parsed here, built by the benchmark's
@@ -22,6 +25,7 @@
  */
 import { ConfigError } from '../episode/index.js';
 import type { OpenAICompatibleModelOptions } from './openai-compatible-model.js';
+import { RESPONSE_LIMIT_OPTION, type ResponseLimits } from './response-limits.js';
 import { REASONING_FIELDS } from './wire-format.js';
 import type { ReasoningField } from './wire-format.js';
 
@@ -48,6 +52,7 @@ export type OpenAISpecSettings = Pick<
   | 'timeoutMs'
   | 'apiKeyEnv'
   | 'retry'
+  | 'limits'
 >;
 
 export type ModelSpec =
@@ -70,8 +75,10 @@ export const OPENAI_SPEC_OPTIONS: readonly string[] = [
   'timeout',
   'attempts',
   'key_env',
+  ...Object.values(RESPONSE_LIMIT_OPTION),
 ];
 
+const LIMIT_OF_OPTION = new Map(Object.entries(RESPONSE_LIMIT_OPTION).map(([key, option]) => [option as string, key as keyof ResponseLimits]));
 
 export interface ParseModelSpecOptions {
   /** The flag or config key the SPEC came from, for error messages. Default `model`. */
@@ -133,7 +140,13 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
   const params = readQuery(query, OPENAI_SPEC_OPTIONS, fail);
   const chatTemplateKwargs: Record<string, unknown> = {};
   const extraBody: Record<string, unknown> = {};
+  const limits: Partial<ResponseLimits> = {};
   for (const [key, value] of Object.entries(params)) {
+    const limit = LIMIT_OF_OPTION.get(key);
+    if (limit !== undefined) {
+      limits[limit] = readNumber(key, value, fail, (n) => Number.isSafeInteger(n) && n >= 1, 'a positive integer');
+      continue;
+    }
     switch (key) {
       case 'reasoning':
         if (!REASONING_FIELDS.includes(value as ReasoningField)) fail(`reasoning must be one of ${REASONING_FIELDS.join(', ')}`, REASONING_FIELDS);
@@ -178,6 +191,7 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
   }
   if (Object.keys(chatTemplateKwargs).length > 0) settings.chatTemplateKwargs = chatTemplateKwargs;
   if (Object.keys(extraBody).length > 0) settings.extraBody = extraBody;
+  if (Object.keys(limits).length > 0) settings.limits = limits;
   return { kind: 'openai', baseURL, model, settings };
 }
 

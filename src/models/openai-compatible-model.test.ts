@@ -7,7 +7,8 @@ import { ConfigError } from '../episode/index.js';
 import { ModelCallError } from './chat-model.js';
 import { scripted, startFakeOpenAIServer } from './fake-openai-server.js';
 import type { FakeOpenAIServer, FakeOpenAIServerOptions, FakeResponse } from './fake-openai-server.js';
-import { createOpenAICompatibleModel, extractServerMessage } from './openai-compatible-model.js';
+import { createOpenAICompatibleModel } from './openai-compatible-model.js';
+import { extractServerMessage } from './response-body.js';
 import type { OpenAICompatibleModelOptions } from './openai-compatible-model.js';
 import type { RetryEvent } from './retry.js';
 
@@ -329,7 +330,7 @@ describe('createOpenAICompatibleModel: retries', () => {
   it('rejects a 200 answer that is not a chat completion, without retrying', async () => {
     const s = await start([{ kind: 'raw', body: '<html>proxy login</html>', headers: { 'content-type': 'text/html' } }, { kind: 'raw', body: { choices: [] } }]);
     const { model, sleeps } = modelFor(s.url);
-    await expect(model.complete({ messages: USER })).rejects.toMatchObject({ failure: 'malformed_response', message: expect.stringMatching(/not a JSON object.*proxy login/) });
+    await expect(model.complete({ messages: USER })).rejects.toMatchObject({ failure: 'malformed_response', retryable: false, message: expect.stringMatching(/HTTP 200.*not valid JSON.*proxy login/) });
     await expect(model.complete({ messages: USER })).rejects.toThrow(/Malformed response .*: no choices/);
     expect(sleeps).toEqual([]);
   });

@@ -1,7 +1,9 @@
 /**
  * The ChatModel adapter for OpenAI-compatible chat servers (vLLM, SGLang, llama.cpp `llama-server`, Ollama's
  * `/v1`, hosted APIs), over the `openai` client's non-streaming `chat.completions.create`. The client's own
- * retries are off; {@link retryWithBackoff} does them, so every failure is classified the same way.
+ * retries are off; {@link retryWithBackoff} does them, so every failure is classified the same way. Bodies
+ * are read through {@link createCappedFetch} and turns cut by {@link applyResponseLimits}, so no server can
+ * send more than the caps allow.
  */
 import OpenAI, {
   APIConnectionError,
@@ -14,6 +16,8 @@ import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/ch
 import { ConfigError } from '../episode/index.js';
 import { ModelCallError, isModelCallError } from './chat-model.js';
 import type { ChatModel, ChatRequest, ChatResponse, ModelFailureKind } from './chat-model.js';
+import { createCappedFetch, type BodyFailure } from './response-body.js';
+import { applyResponseLimits, resolveResponseLimits, type ResponseLimits } from './response-limits.js';
 import { isRetryableStatus, parseRetryAfter, resolveRetryPolicy, retryWithBackoff } from './retry.js';
 import type { RetryEvent, RetryPolicy } from './retry.js';
 import { REASONING_FIELDS, fromWireToolCalls, isRecord, readReasoning, toWireMessage, toWireTools } from './wire-format.js';
@@ -57,6 +61,8 @@ export interface OpenAICompatibleModelOptions {
   timeoutMs?: number;
   /** Retry policy overrides (attempts, delays; sleep/clock/random for tests). */
   retry?: Partial<RetryPolicy>;
+  /** Caps on what the server may send; unset ones keep {@link DEFAULT_RESPONSE_LIMITS}. */
+  limits?: Partial<ResponseLimits>;
   /** Called before each retry wait. */
   onRetry?: (event: RetryEvent) => void;
   /** Default `openai:<baseURL>#<model>`. */
@@ -94,6 +100,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const reasoningField = settings.reasoningField ?? 'auto';
   const retryPolicy = resolveRetryPolicy(settings.retry);
+  const limits = resolveResponseLimits(settings.limits);
 
   const client = new OpenAI({
     baseURL,
@@ -105,8 +112,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     webhookSecret: null,
     maxRetries: 0,
     timeout: timeoutMs,
-    fetch: surfaceErrorBodies,
   });
+  /** A client whose fetch reads bodies under the cap and leaves a failed read in `failure`; one per attempt. */
+  const clientFor = (failure: BodyFailure): OpenAI => client.withOptions({ fetch: createCappedFetch({ maxBodyBytes: limits.maxBodyBytes, failure }) });
 
   const context: CallContext = { baseURL, model: settings.model, timeoutMs, now: retryPolicy.now };
 
@@ -123,24 +131,30 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
           // The client's own timeout stops at the response headers; this one also covers a stalled body.
           const attemptTimeout = AbortSignal.timeout(timeoutMs);
           const signal = request.signal ? AbortSignal.any([request.signal, attemptTimeout]) : attemptTimeout;
+          const failure: BodyFailure = {};
           try {
-            return (await client.chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 })) as unknown;
+            return (await clientFor(failure).chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 })) as unknown;
           } catch (error) {
+            if (failure.error) throw failure.error;
+            if (error instanceof SyntaxError && failure.unparsed) throw failure.unparsed(error);
             if (attemptTimeout.aborted && !request.signal?.aborted) throw timeoutError(context, chatURL, error);
             throw toModelCallError(error, context, chatURL);
           }
         },
         { policy: retryPolicy, signal: request.signal, onRetry: settings.onRetry },
       );
-      return parseCompletion(completion, reasoningField, Math.round(performance.now() - started), chatURL);
+      const response = parseCompletion(completion, reasoningField, Math.round(performance.now() - started), chatURL);
+      const { message, hits } = applyResponseLimits(response.message, limits);
+      return hits.length === 0 ? response : { ...response, message, limits: hits };
     },
 
     async listModels(signal?: AbortSignal): Promise<string[]> {
+      const failure: BodyFailure = {};
       try {
-        const page = await client.models.list({ signal: signal ?? null, timeout: timeoutMs, maxRetries: 0 });
+        const page = await clientFor(failure).models.list({ signal: signal ?? null, timeout: timeoutMs, maxRetries: 0 });
         return page.data.map((entry) => entry.id);
       } catch (error) {
-        throw toModelCallError(error, context, `${baseURL}/models`);
+        throw failure.error ?? (error instanceof SyntaxError && failure.unparsed ? failure.unparsed(error) : toModelCallError(error, context, `${baseURL}/models`));
       }
     },
   };
@@ -261,7 +275,7 @@ function toModelCallError(error: unknown, context: CallContext, url: string): Mo
     const { failure, code } = classifyTransportError(error);
     const inner = innermostMessage(error);
     const detail = code === undefined || inner.includes(code) ? inner : `${inner}, ${code}`;
-    const explanation: Record<Exclude<ModelFailureKind, 'http_status' | 'malformed_response' | 'aborted'>, string> = {
+    const explanation: Record<Exclude<ModelFailureKind, 'http_status' | 'malformed_response' | 'response_too_large' | 'aborted'>, string> = {
       connection_refused: `Cannot connect to ${context.baseURL}: connection refused (${detail}). Is the server running on that host and port?`,
       connection_lost: `Connection to ${url} was closed before a response arrived (${detail}).`,
       timeout: `Timed out connecting to ${url} (${detail}).`,
@@ -336,46 +350,6 @@ function innermostMessage(error: Error): string {
     current = current.cause;
   }
   return message;
-}
-
-/**
- * A fetch that rewrites every non-2xx body into `{"error":{"message":…,"raw":…}}`. The `openai` client only
- * surfaces `body.error.message`; servers also answer `{"message":…}` (vLLM), `{"detail":…}` (FastAPI) or
- * plain text, and those messages are what tells the user what is wrong.
- */
-async function surfaceErrorBodies(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const response = await fetch(input, init);
-  if (response.ok || response.status === 204 || response.status === 205 || response.status === 304) return response;
-  const raw = await response.text();
-  const headers = new Headers(response.headers);
-  headers.delete('content-length');
-  headers.delete('content-encoding');
-  headers.set('content-type', 'application/json');
-  return new Response(JSON.stringify({ error: { message: extractServerMessage(raw), raw } }), {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
-}
-
-/** The human-readable error message inside an error body of any common shape. */
-export function extractServerMessage(raw: string): string | undefined {
-  const text = raw.trim();
-  if (text === '') return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return truncate(text, 500);
-  }
-  if (!isRecord(json)) return truncate(text, 500);
-  const error = json.error;
-  if (isRecord(error) && typeof error.message === 'string') return error.message;
-  if (typeof error === 'string') return error;
-  if (typeof json.message === 'string') return json.message;
-  if (typeof json.detail === 'string') return json.detail;
-  if (json.detail !== undefined) return truncate(JSON.stringify(json.detail), 500);
-  return truncate(text, 500);
 }
 
 function snippet(value: unknown): string {

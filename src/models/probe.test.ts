@@ -214,6 +214,12 @@ describe('probeToolCalls', () => {
     expect(report.attempts.map((a) => a.diagnosis?.kind)).toEqual(['timeout', 'malformed_response']);
   });
 
+  it('diagnoses an answer over max_body_bytes and names the SPEC option', async () => {
+    const s = await start([{ kind: 'stream', head: '{"choices":[{"message":{"content":"', chunk: 'x'.repeat(4096), repeat: 'endless', limitBytes: 8 * 1024 * 1024 }]);
+    const report = await probeToolCalls(modelFor(s.url, { limits: { maxBodyBytes: 65_536 } }), { attempts: 1 });
+    expect(report.attempts[0]?.diagnosis).toMatchObject({ kind: 'response_too_large', fixes: expect.arrayContaining([expect.stringContaining('max_body_bytes=<bytes>')]) });
+  });
+
   it('works with any ChatModel', async () => {
     const model = createScriptedModel([{ toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Paris' } }] }]);
     const report = await probeToolCalls(model, { attempts: 1 });

@@ -7,6 +7,7 @@
 import type { ToolCall, ToolSpec } from '../episode/index.js';
 import { isModelCallError } from './chat-model.js';
 import type { ChatModel, ModelCallError, ModelFailureKind } from './chat-model.js';
+import { BAD_ARGUMENTS_FIXES, PARSER_FIXES, isXmlToolCallText, looksLikeToolCallText, toolCallTextFixes } from './turn-diagnosis.js';
 
 export const PROBE_TOOL: ToolSpec = {
   name: 'lookup_weather',
@@ -67,6 +68,7 @@ export type ProbeDiagnosisKind =
   | 'timeout'
   | 'network_error'
   | 'malformed_response'
+  | 'response_too_large'
   | 'aborted';
 
 /** Why an attempt failed and what to change. */
@@ -189,22 +191,18 @@ function evaluateRules(toolCalls: ToolCall[], finishReason: string | null): Prob
   ];
 }
 
-const TOOL_TEXT_PATTERN = /<tool_call|<\/tool_call>|<function=|<\|python_tag\|>|\[TOOL_CALLS\]|<\|tool_calls?_begin|"name"\s*:\s*"lookup_weather"|lookup_weather\s*\(/;
-const XML_TOOL_PATTERN = /<function=|<parameter=/;
+/** Text naming the probe's own tool, on top of the general tool-call markup. */
+const PROBE_CALL_TEXT = /"name"\s*:\s*"lookup_weather"|lookup_weather\s*\(/;
 
-const PARSER_FIXES = [
-  "vLLM: start it with --enable-auto-tool-choice --tool-call-parser <parser>, the parser matching the model's chat template " +
-    '(hermes for Qwen2.5/Qwen3, qwen3_coder or qwen3_xml for Qwen3-Coder, llama3_json for Llama 3.x, mistral for Mistral).',
-  'SGLang: start it with --tool-call-parser <parser> (e.g. qwen25, llama3, mistral).',
-  'llama.cpp llama-server: start it with --jinja (and a chat template that supports tools).',
-  'Ollama: use a model whose template supports tools.',
-];
+function isToolCallText(text: string): boolean {
+  return looksLikeToolCallText(text) || PROBE_CALL_TEXT.test(text);
+}
 
 function diagnoseResponse(content: string | null, toolCalls: ToolCall[], reasoning: string | undefined, finishReason: string | null): ProbeDiagnosis {
   const first = toolCalls[0];
   if (first === undefined) {
-    if (content !== null && TOOL_TEXT_PATTERN.test(content)) {
-      const xml = XML_TOOL_PATTERN.test(content);
+    if (content !== null && isToolCallText(content)) {
+      const xml = isXmlToolCallText(content);
       return {
         kind: 'tool_call_as_text',
         title: 'tool call returned as text in message.content',
@@ -212,12 +210,10 @@ function diagnoseResponse(content: string | null, toolCalls: ToolCall[], reasoni
           `The server left the tool call as text in message.content (finish_reason ${JSON.stringify(finishReason)}) instead of ` +
           `returning structured message.tool_calls, so its tool-call parser is off or does not match the model. ` +
           `Content: ${truncate(content, 200)}`,
-        fixes: xml
-          ? [`The text uses the <function=…><parameter=…> XML format: with vLLM use --enable-auto-tool-choice --tool-call-parser qwen3_coder (or qwen3_xml).`, ...PARSER_FIXES.slice(1)]
-          : PARSER_FIXES,
+        fixes: toolCallTextFixes(xml),
       };
     }
-    if (reasoning !== undefined && TOOL_TEXT_PATTERN.test(reasoning)) {
+    if (reasoning !== undefined && isToolCallText(reasoning)) {
       return {
         kind: 'tool_call_in_reasoning',
         title: 'tool call found inside the reasoning field',
@@ -257,10 +253,7 @@ function diagnoseResponse(content: string | null, toolCalls: ToolCall[], reasoni
       kind: 'arguments_not_json',
       title: 'tool-call arguments are not valid JSON',
       explanation: `The arguments ${truncate(first.arguments, 200)} do not parse as JSON (${args.error}).`,
-      fixes: [
-        'The tool-call parser mangled the arguments (parser bugs such as a dropped closing brace are known); try another --tool-call-parser for this model family or a newer server.',
-        'Check that max_tokens did not cut the call short.',
-      ],
+      fixes: [...BAD_ARGUMENTS_FIXES],
     };
   }
   if (!isPlainObject(args.value) || args.value.city !== PROBE_CITY) {
@@ -325,6 +318,16 @@ function diagnoseError(error: ModelCallError, model: ProbeTarget, availableModel
         explanation: error.message,
         fixes: [`Check that ${baseURL} is an OpenAI-compatible API root (usually ending in /v1), not a web page or a proxy.`],
       };
+    case 'response_too_large':
+      return {
+        kind: 'response_too_large',
+        title: 'the answer is larger than max_body_bytes',
+        explanation: error.message,
+        fixes: [
+          'Check max_tokens and the server: a chat turn is normally a few kilobytes.',
+          'If such answers are expected, raise the cap with the SPEC option max_body_bytes=<bytes>.',
+        ],
+      };
     case 'aborted':
       return { kind: 'aborted', title: 'aborted', explanation: error.message, fixes: [] };
     default:
@@ -376,7 +379,7 @@ function diagnoseError(error: ModelCallError, model: ProbeTarget, availableModel
       kind: 'tools_not_enabled',
       title: 'the server does not accept tools',
       explanation: error.message,
-      fixes: PARSER_FIXES,
+      fixes: [...PARSER_FIXES],
     };
   }
   return {

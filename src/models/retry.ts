@@ -152,6 +152,7 @@ function exhausted(last: ModelCallError, attempts: number): ModelCallError {
     failure: last.failure,
     serverMessage: last.serverMessage,
     attempts,
+    ...(last.limit === undefined ? {} : { limit: last.limit }),
     cause: last,
   });
 }

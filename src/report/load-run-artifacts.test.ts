@@ -14,8 +14,9 @@ afterEach(() => {
 
 function episode(index: number, reward: number, outcome: EpisodeRecord['outcome'] = reward >= 1 ? 'success' : 'wrong_answer'): EpisodeRecord {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: { bench: 'dbbench', split: 'dev', index },
+    attempt: 1,
     outcome,
     reward,
     rounds: 1,
@@ -142,6 +143,20 @@ describe('loadRunArtifacts', () => {
     const a = loadRunArtifacts(path.join(run, 'baseline'));
     expect(a.kind).toBe('run');
     if (a.kind === 'run') expect(a.run.records).toHaveLength(4);
+  });
+
+  it('reads version-1 records of older runs, their attempt being their position among the task\'s records', () => {
+    const run = makeImproveRun();
+    const v1 = (r: EpisodeRecord) => {
+      const { attempt: _attempt, ...rest } = r;
+      return JSON.stringify({ ...rest, schemaVersion: 1 });
+    };
+    writeFileSync(path.join(run, 'baseline', 'episodes.jsonl'), `${[v1(episode(1, 0, 'model_error')), v1(episode(0, 1)), v1(episode(1, 1))].join('\n')}\n`);
+    const a = loadRunArtifacts(path.join(run, 'baseline'));
+    if (a.kind !== 'run') throw new Error('expected a plain run');
+    expect(a.run.records.map((r) => [r.task.index, r.attempt, r.outcome, r.schemaVersion])).toEqual([[0, 1, 'success', 2], [1, 2, 'success', 2]]);
+    writeFileSync(path.join(run, 'baseline', 'episodes.jsonl'), `${JSON.stringify({ ...episode(0, 1), attempt: 0 })}\n`);
+    expectArtifactError(run, 'baseline/episodes.jsonl', 'invalid_shape', /line 1: attempt must be a positive integer/);
   });
 
   it('leaves out a torn last line with a warning, as the store would', () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { ConfigError, EPISODE_RECORD_VERSION, isInfraOutcome, type ChatMessage, type EpisodeRecord } from '../episode/index.js';
+import { ConfigError, READABLE_EPISODE_RECORD_VERSIONS, readEpisodeRecord, supersedes, type ChatMessage, type EpisodeRecord } from '../episode/index.js';
 import type { EngineerResult } from '../engineer/engineer.js';
 import { EVAL_STATUSES } from '../evaluation/improve/eval-status.js';
 import { BATCH_RESULT_VERSION, type BatchResult } from '../evaluation/improve/improve-batch.js';
@@ -207,6 +207,7 @@ class ArtifactReader {
     const fail = this.failer(episodesRel);
     const lines = text.split('\n');
     const done = new Map<number, EpisodeRecord>();
+    const seen = new Map<number, number>();
     let tornTail = false;
     lines.forEach((line, i) => {
       if (line.trim() === '') return;
@@ -222,9 +223,12 @@ class ArtifactReader {
         }
         fail(`line ${i + 1} is not valid JSON`, 'invalid_json');
       }
-      const record = checkEpisode(value, (message, problem) => fail(`line ${i + 1}: ${message}`, problem));
-      const earlier = done.get(record.task.index);
-      if (!earlier || isInfraOutcome(earlier.outcome)) done.set(record.task.index, record);
+      const checked = checkEpisode(value, (message, problem) => fail(`line ${i + 1}: ${message}`, problem));
+      // Version-1 records have no attempt: it is their position among the task's records.
+      const before = seen.get(checked.task.index) ?? 0;
+      seen.set(checked.task.index, before + 1);
+      const record = readEpisodeRecord(checked as unknown as Record<string, unknown>, before);
+      if (supersedes(done.get(record.task.index))) done.set(record.task.index, record);
     });
     return { dir: rel, manifest, records: [...done.values()].sort((a, b) => a.task.index - b.task.index), tornTail };
   }
@@ -302,8 +306,11 @@ function checkManifest(v: unknown, fail: Fail): RunManifest {
 
 function checkEpisode(v: unknown, fail: Fail): EpisodeRecord {
   need(isObject(v), fail, 'expected an episode record');
-  checkVersion(v, EPISODE_RECORD_VERSION, fail);
+  if (!READABLE_EPISODE_RECORD_VERSIONS.includes(v.schemaVersion as number)) {
+    fail(`schema version ${JSON.stringify(v.schemaVersion)} is not supported (expected one of ${READABLE_EPISODE_RECORD_VERSIONS.join(', ')})`, 'unsupported_version');
+  }
   need(isObject(v.task) && typeof v.task.index === 'number', fail, 'task.index must be a number');
+  need(v.schemaVersion === 1 || (Number.isInteger(v.attempt) && (v.attempt as number) >= 1), fail, 'attempt must be a positive integer');
   need(typeof v.outcome === 'string' && typeof v.reward === 'number' && typeof v.rounds === 'number', fail, 'outcome, reward and rounds are required');
   need(isObject(v.detail), fail, 'detail must be an object');
   need(Array.isArray(v.steps) && v.steps.every((s) => isObject(s) && typeof s.tool === 'string'), fail, 'steps must be a list of steps');

@@ -14,8 +14,9 @@ const HOSTILE = `</pre></code></script><script>document.title='PWNED'</script><i
 
 function episode(index: number, reward: number, options: { hooks?: HookTraceEntry[]; outcome?: EpisodeRecord['outcome'] } = {}): EpisodeRecord {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: { bench: 'dbbench', split: 'dev', index },
+    attempt: 1,
     outcome: options.outcome ?? (reward >= 1 ? 'success' : 'wrong_answer'),
     reward,
     rounds: 2,

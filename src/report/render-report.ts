@@ -1,6 +1,7 @@
 import type { EpisodeRecord } from '../episode/index.js';
 import { canonicalJson } from '../evaluation/improve/rerun-cache-key.js';
 import { familyOf, hasFamilies, summarizeFamilies } from '../evaluation/summarize-families.js';
+import type { ModelTurnHealth } from '../evaluation/model-turn-health.js';
 import { summarizeRun } from '../evaluation/summarize-run.js';
 import type { ReportChart } from './charts.js';
 import { describeStatus } from './describe-status.js';
@@ -10,6 +11,7 @@ import type { RunArtifacts } from './load-run-artifacts.js';
 import { describeProvenance, type Provenance } from './provenance.js';
 import { REPORT_CSP, REPORT_CSS, REPORT_SCRIPT } from './report-assets.js';
 import { renderEpisode, renderHookFirings } from './render-episode.js';
+import { modelTurnHealthOf, renderModelTurnBanners, renderModelTurnCounts } from './render-model-turns.js';
 import { renderBatchPatch } from './render-patch.js';
 import { buildTaskRows, type TaskChange, type TaskRow } from './task-rows.js';
 
@@ -148,7 +150,7 @@ function samePatchAs(a: ImproveArtifacts, batch: ImproveArtifacts['batches'][num
   return a.batches.slice(0, a.batches.indexOf(batch)).find((b) => b.patch !== null && canonicalJson(b.patch) === key)?.tag;
 }
 
-function renderImprove(a: ImproveArtifacts, p: Provenance, badges: Badges, charts: readonly ReportChart[]): SafeHtml {
+function renderImprove(a: ImproveArtifacts, p: Provenance, badges: Badges, charts: readonly ReportChart[], health: ModelTurnHealth): SafeHtml {
   const s = a.summary;
   const t = s.totals;
   const rows = buildTaskRows(a);
@@ -172,6 +174,7 @@ ${card('Rescued / regressed', html`<span class="pos">${rescued}</span> / <span c
 </div>
 <p>Statuses: ${statuses.length === 0 ? 'none' : statuses.map(([k, n], i) => html`${i > 0 ? ', ' : ''}<span class="status ${k}">${k}</span> ×${n}`)}.
 Target: <code>${p.targetLabel}</code> ${badges.target}. Engineer: <code>${p.engineerLabel ?? ''}</code> ${badges.engineer}.</p>
+${renderModelTurnCounts(health)}
 ${t.missingEvaluations > 0 ? html`<div class="banner warn">${t.missingEvaluations} batch(es) are missing evaluations: their reruns could not be completed for infrastructure reasons. They are not results; resume the run to retry them.</div>` : ''}
 ${excluded.length > 0 ? html`<p class="muted">Excluded from scoring because their baseline episode failed for infrastructure reasons: task(s) ${excluded.join(', ')}.</p>` : ''}
 </section>
@@ -193,7 +196,7 @@ ${a.batches.map((b) => renderBatchPatch(b, { engineer: badges.engineer, target: 
 ${renderEpisodes(rows, badges, sources)}`;
 }
 
-function renderPlainRun(a: PlainRunArtifacts, p: Provenance, badges: Badges, charts: readonly ReportChart[]): SafeHtml {
+function renderPlainRun(a: PlainRunArtifacts, p: Provenance, badges: Badges, charts: readonly ReportChart[], health: ModelTurnHealth): SafeHtml {
   const m = a.run.manifest;
   const records = a.run.records;
   const s = summarizeRun(records);
@@ -210,6 +213,7 @@ ${card('Hook effects', String(effects.reduce((x, [, n]) => x + n, 0)), 'hook-eff
 ${card('Hook faults', String(s.hookFaults), 'hook-faults', s.hookFaults > 0 ? 'neg' : '')}
 </div>
 <p>Target: <code>${p.targetLabel}</code> ${badges.target}. Patch: ${m.patch ? html`<code>${m.patch.file.split(/[\\/]/).pop() ?? ''}</code> (sha256 <code>${m.patch.sha256.slice(0, 12)}</code>)` : 'none (no-harness baseline)'}. Infrastructure failures are reported apart and never counted as target failures.</p>
+${renderModelTurnCounts(health)}
 </section>
 ${renderCharts(charts, badges)}
 ${renderFamilies(records, badges)}
@@ -239,7 +243,8 @@ export function renderReport(artifacts: RunArtifacts, charts: readonly ReportCha
   const sections = improve
     ? [['summary', 'Summary'], ['charts', 'Charts'], ['batches', 'Per batch'], ['families', 'Per family'], ['flips', 'Flips'], ['tasks', 'Per task'], ['patches', 'Patches'], ['episodes', 'Episodes']]
     : [['summary', 'Summary'], ['charts', 'Charts'], ['families', 'Per family'], ['tasks', 'Per task'], ['hooks', 'Hooks fired'], ['episodes', 'Episodes']];
-  const body = improve ? renderImprove(artifacts, p, badges, charts) : renderPlainRun(artifacts, p, badges, charts);
+  const health = modelTurnHealthOf(artifacts);
+  const body = improve ? renderImprove(artifacts, p, badges, charts, health) : renderPlainRun(artifacts, p, badges, charts, health);
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -255,7 +260,7 @@ export function renderReport(artifacts: RunArtifacts, charts: readonly ReportCha
 <h1>harness-r1 report: ${bench} ${badges.both}</h1>
 <p class="subtitle">${subtitle}</p>
 ${renderBanners(p)}
-${artifacts.warnings.map((w) => html`<div class="banner warn">${w}</div>`)}
+${artifacts.warnings.map((w) => html`<div class="banner warn">${w}</div>`)}${renderModelTurnBanners(health)}
 <nav>${sections.map(([id, label]) => html`<a href="#${id ?? ''}">${label ?? ''}</a>`)}</nav>
 </header>
 <main>

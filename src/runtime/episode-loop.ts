@@ -1,8 +1,14 @@
-import type { ChatMessage, HookName, HookTraceEntry, Outcome, StepRecord } from '../episode/index.js';
+import type { ChatMessage, HookName, HookTraceEntry, Outcome, StepRecord, ToolCall } from '../episode/index.js';
+import type { ParsedCall } from '../environments/environment.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
-import type { ChatModel, ChatRequest, ChatResponse } from '../models/chat-model.js';
+import type { ChatModel, ChatRequest, ChatResponse, ResponseLimitHit } from '../models/chat-model.js';
 import { callHooks, type FiredEffect } from './call-hooks.js';
 import type { EpisodeBase } from './environment.js';
+
+/** An episode that reads raw tool calls itself. */
+export interface CallParser {
+  parseCall(call: ToolCall): ParsedCall | undefined;
+}
 
 /** Sampling options a loop sends with every model call. */
 export type LoopRequest = Pick<ChatRequest, 'temperature' | 'maxTokens' | 'toolChoice' | 'parallelToolCalls'>;
@@ -24,6 +30,8 @@ export class EpisodeState {
   rounds = 0;
   /** Text protocols: the number of leading preamble messages (see `EpisodeRecord.preamble`). */
   preamble = 0;
+  /** Every response cap that bit, with its round; recorded as `detail.modelLimits` when there is one. */
+  readonly limitHits: (ResponseLimitHit & { round: number })[] = [];
 }
 
 /** An error from the model, the environment or the hook machinery, kept apart so it ends as the right Outcome. */
@@ -59,6 +67,8 @@ async function tagged<T>(source: InfraError['source'], fn: () => Promise<T>): Pr
  */
 export class LoopContext<E extends EpisodeBase = EpisodeBase> {
   readonly state = new EpisodeState();
+  /** Calls whose arguments the model client cut (`max_tool_args_chars`): never parsed, never executed. */
+  private readonly cutCalls = new WeakSet<ToolCall>();
 
   constructor(
     readonly model: ChatModel,
@@ -73,20 +83,44 @@ export class LoopContext<E extends EpisodeBase = EpisodeBase> {
     return tagged('hooks', () => callHooks(hook, ctx, meta, this.hooks, this.state.hookTrace));
   }
 
-  /** One model turn on the current conversation, with usage and timing accounted. */
+  /** One model turn on the current conversation, with usage, timing and the caps that bit accounted. */
   async complete(round: number): Promise<ChatResponse['message']> {
-    const response = await tagged('model', () =>
-      this.model.complete({ messages: this.state.messages, tools: this.episode.tools, temperature: 0, ...this.request, ...(this.signal ? { signal: this.signal } : {}) }),
-    );
     const s = this.state;
+    const response = await tagged('model', async () => {
+      try {
+        return await this.model.complete({ messages: s.messages, tools: this.episode.tools, temperature: 0, ...this.request, ...(this.signal ? { signal: this.signal } : {}) });
+      } catch (error) {
+        const limit = (error as { limit?: ResponseLimitHit } | null)?.limit;
+        if (limit !== undefined) s.limitHits.push({ round, ...limit });
+        throw error;
+      }
+    });
     s.rounds = round;
     s.usage.modelCalls++;
     s.usage.promptTokens += response.usage.promptTokens;
     s.usage.completionTokens += response.usage.completionTokens;
     s.modelMs.push(response.latencyMs);
     const { content, toolCalls, reasoning } = response.message;
+    for (const hit of response.limits ?? []) {
+      s.limitHits.push({ round, ...hit });
+      const cut = hit.limit === 'max_tool_args_chars' && hit.call !== undefined ? toolCalls[hit.call] : undefined;
+      if (cut !== undefined) this.cutCalls.add(cut);
+    }
     s.messages.push({ role: 'assistant', content, ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(reasoning ? { reasoning } : {}) });
     return response.message;
+  }
+
+  /**
+   * The episode's reading of a tool call, except that a call the client cut for its size is invalid
+   * arguments whatever the environment's parser would make of its head: it is answered, never executed.
+   */
+  parseCall(this: LoopContext<EpisodeBase & CallParser>, call: ToolCall): ParsedCall | undefined {
+    return this.cutCalls.has(call) ? undefined : this.episode.parseCall(call);
+  }
+
+  /** Whether the client cut this call's arguments for their size (a loop with its own parser must not execute it). */
+  isCutCall(call: ToolCall): boolean {
+    return this.cutCalls.has(call);
   }
 
   /** Runs an environment operation; a thrown error is an environment failure. */

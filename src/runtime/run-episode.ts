@@ -12,6 +12,8 @@ export interface RunEpisodeOptions {
   /** Sampling options sent with every model call (temperature 0 by default, as the reference). */
   request?: LoopRequest;
   signal?: AbortSignal;
+  /** Which play of the task this is in its run (1 by default); stored in the record. */
+  attempt?: number;
 }
 
 export interface RunEpisodeResult {
@@ -47,10 +49,11 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<RunEpisode
   const record: EpisodeRecord = {
     schemaVersion: EPISODE_RECORD_VERSION,
     task: episode.task,
+    attempt: options.attempt ?? 1,
     outcome: ending.outcome,
     reward: ending.reward,
     rounds: s.rounds,
-    detail: { ...episode.info, ...ending.detail },
+    detail: { ...episode.info, ...ending.detail, ...(s.limitHits.length > 0 ? { modelLimits: s.limitHits } : {}) },
     steps: s.steps,
     hookTrace: s.hookTrace,
     messages: s.messages,

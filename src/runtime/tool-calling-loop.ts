@@ -40,7 +40,7 @@ export async function playToolCalling(loop: LoopContext<ToolEpisode>): Promise<E
 async function processToolCalls(loop: LoopContext<ToolEpisode>, toolCalls: ToolCall[], round: number, remaining: number): Promise<Ending | undefined> {
   const { episode, state: s } = loop;
   for (const raw of toolCalls) {
-    const call = episode.parseCall(raw);
+    const call = loop.parseCall(raw);
     if (!call) {
       s.messages.push(toolMessage(raw.id, episode.badArgumentsReply()));
       s.steps.push({ round, tool: raw.name, input: raw.arguments, observation: episode.badArgumentsReply(), status: 'invalid' });

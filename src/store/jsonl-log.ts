@@ -1,20 +1,32 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import path from 'node:path';
 
 /**
  * An append-only JSON-lines file that survives a crash: each record is written with one `write` and
  * fsynced, and on open a torn last line (the process died mid-write) is cut off, so what remains is
- * exactly the records that were completely written.
+ * exactly the records that were completely written. `replaceAll` swaps the whole file for another
+ * ordering of it atomically (temporary file, fsync, rename, fsync of the directory).
  */
 export class JsonlLog<T> {
   private fd: number | undefined;
 
   constructor(readonly file: string) {}
 
-  /** Reads every complete record; repairs a torn tail. Returns the records and how many bytes were dropped. */
-  readAll(): { records: T[]; repairedBytes: number } {
-    if (!existsSync(this.file)) return { records: [], repairedBytes: 0 };
+  /** Where `replaceAll` writes before the rename; one left behind by a crash is removed on read. */
+  get tempFile(): string {
+    return `${this.file}.tmp`;
+  }
+
+  /**
+   * Reads every complete record and its line as stored; repairs a torn tail and removes the leftover of
+   * an interrupted `replaceAll` (the file itself is then still the complete old one).
+   */
+  readAll(): { records: T[]; lines: string[]; repairedBytes: number } {
+    if (existsSync(this.tempFile)) rmSync(this.tempFile, { force: true });
+    if (!existsSync(this.file)) return { records: [], lines: [], repairedBytes: 0 };
     const buf = readFileSync(this.file);
     const records: T[] = [];
+    const lines: string[] = [];
     let start = 0;
     let goodEnd = 0;
     for (let i = 0; i < buf.length; i++) {
@@ -27,6 +39,7 @@ export class JsonlLog<T> {
       }
       try {
         records.push(JSON.parse(line) as T);
+        lines.push(line);
         goodEnd = start;
       } catch {
         break;
@@ -34,17 +47,62 @@ export class JsonlLog<T> {
     }
     const repairedBytes = buf.length - goodEnd;
     if (repairedBytes > 0) truncateSync(this.file, goodEnd);
-    return { records, repairedBytes };
+    return { records, lines, repairedBytes };
   }
 
   append(record: T): void {
+    this.appendLine(JSON.stringify(record));
+  }
+
+  /** Appends one already serialized record (no newline inside) and fsyncs it. */
+  appendLine(line: string): void {
     if (this.fd === undefined) this.fd = openSync(this.file, 'a');
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    writeFully(this.fd, Buffer.from(`${line}\n`, 'utf8'));
     fsyncSync(this.fd);
+  }
+
+  /**
+   * Replaces the file's content with `lines` so that a crash at any moment leaves either the old file or
+   * the new one, each complete: the new content goes to a temporary file in the same directory, is
+   * fsynced, renamed over the file (atomic), and the directory is fsynced so the rename itself is durable.
+   */
+  replaceAll(lines: readonly string[]): void {
+    this.close();
+    const fd = openSync(this.tempFile, 'w');
+    try {
+      for (const line of lines) writeFully(fd, Buffer.from(`${line}\n`, 'utf8'));
+      fsyncSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      rmSync(this.tempFile, { force: true });
+      throw error;
+    }
+    closeSync(fd);
+    renameSync(this.tempFile, this.file);
+    fsyncDirectory(path.dirname(this.file));
   }
 
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+  }
+}
+
+/** `write` may write less than asked; loop until every byte is out. */
+function writeFully(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+function fsyncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse to fsync a directory; the rename is still atomic, only its durability
+    // across a power cut is then up to the file system.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,9 +1,17 @@
-/** Bumped whenever the run manifest's shape changes. */
+/** Bumped whenever the run manifest's shape changes (optional informational fields excepted). */
 export const RUN_MANIFEST_VERSION = 1 as const;
+
+/** What a run's data holds beyond its identity: what the chosen split names but the data does not ship. */
+export interface RunDataNotes {
+  /** Games (tasks) the split lists that the data does not ship: they are not played. */
+  unshipped?: { count: number; listed: number; ids: string[] };
+}
 
 /**
  * What a run is: which tasks, which target, which patch and options. Resuming a run requires the same
- * identity (everything but `createdAt`), so a resumed run never mixes two configurations.
+ * identity (everything but `createdAt` and `data`), so a resumed run never mixes two configurations. A
+ * task file given instead of a named split (`--data`, `--games`) is part of `options` (`dataFile`: path and
+ * sha256), so a run, a baseline or a rerun is never reused for another file or another version of it.
  */
 export interface RunManifest {
   schemaVersion: typeof RUN_MANIFEST_VERSION;
@@ -15,6 +23,7 @@ export interface RunManifest {
   target: { spec: string; label: string; simulated: boolean };
   patch: { file: string; sha256: string } | null;
   options: Record<string, unknown>;
+  data?: RunDataNotes;
 }
 
 /** The parts of a manifest that must match for `--resume`. */

@@ -3,59 +3,84 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { ConfigError, EPISODE_RECORD_VERSION, isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
+import {
+  ConfigError,
+  EPISODE_RECORD_VERSION,
+  InternalError,
+  READABLE_EPISODE_RECORD_VERSIONS,
+  isInfraOutcome,
+  readEpisodeRecord,
+  supersedes,
+  type EpisodeRecord,
+} from '../episode/index.js';
 import { JsonlLog } from './jsonl-log.js';
+import { resolveMaxRecordBytes, serializeRecord } from './record-size-cap.js';
 import { RUN_MANIFEST_VERSION, manifestDifferences, manifestIdentity, type RunManifest } from './run-manifest.js';
 
 export interface EpisodeTiming {
   index: number;
+  attempt: number;
   totalMs: number;
   modelMs: number[];
+}
+
+export interface RunStoreOptions {
+  /** Cap on one serialized record (default: `HARNESS_MAX_RECORD_BYTES`, else 16 MiB); see `serializeRecord`. */
+  maxRecordBytes?: number;
 }
 
 /**
  * One directory per run: `run.json` (manifest), `episodes.jsonl` (the records, source of truth),
  * `timings.jsonl` (wall-clock data, kept apart so records stay deterministic) and `index.sqlite`
  * (a query index rebuilt from the JSONL whenever the run is opened).
+ *
+ * While a run plays, each finished episode is appended to `episodes.jsonl` and fsynced, in completion
+ * order. `finish` then rewrites the file atomically in canonical order (task index, then attempt), so the
+ * same seed gives the same bytes at any concurrency. Every record of every attempt stays in the file; the
+ * one that counts for a task is its last attempt.
  */
 export class RunStore {
   private readonly episodes: JsonlLog<EpisodeRecord>;
   private readonly timings: JsonlLog<EpisodeTiming>;
   private readonly db: Database.Database;
   private readonly done = new Map<number, EpisodeRecord>();
+  /** Highest attempt recorded per task. */
+  private readonly attempts = new Map<number, number>();
+  /** Records read so far per task, for the attempt of version-1 records (see `lift`). */
+  private readonly liftCounts = new Map<number, number>();
+  private readonly maxRecordBytes: number;
   readonly repairedBytes: number;
 
   private constructor(
     readonly dir: string,
     readonly manifest: RunManifest,
+    options: RunStoreOptions,
   ) {
+    this.maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
     this.episodes = new JsonlLog(path.join(dir, 'episodes.jsonl'));
     this.timings = new JsonlLog(path.join(dir, 'timings.jsonl'));
     const { records, repairedBytes } = this.episodes.readAll();
     this.timings.readAll();
     this.repairedBytes = repairedBytes;
-    for (const record of records) {
-      if (record.schemaVersion !== EPISODE_RECORD_VERSION) {
-        throw new ConfigError({ message: `${dir}: episode record version ${String(record.schemaVersion)} is not supported (expected ${EPISODE_RECORD_VERSION}).`, field: 'runDir' });
-      }
-      // A task is recorded once, except that an infrastructure failure may be followed by a retry, which wins.
-      const earlier = this.done.get(record.task.index);
-      if (!earlier || isInfraOutcome(earlier.outcome)) this.done.set(record.task.index, record);
+    for (const raw of records) {
+      const record = this.lift(raw);
+      this.attempts.set(record.task.index, Math.max(record.attempt, this.attempts.get(record.task.index) ?? 0));
+      if (supersedes(this.done.get(record.task.index))) this.done.set(record.task.index, record);
     }
     this.db = new Database(path.join(dir, 'index.sqlite'));
     this.db.pragma('journal_mode = WAL');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS episodes (
-      task_index INTEGER PRIMARY KEY, outcome TEXT NOT NULL, reward REAL NOT NULL, rounds INTEGER NOT NULL,
+    // Rebuilt from the JSONL on every open, so its shape may change freely between versions.
+    this.db.exec(`DROP TABLE IF EXISTS episodes; CREATE TABLE episodes (
+      task_index INTEGER PRIMARY KEY, attempt INTEGER NOT NULL, outcome TEXT NOT NULL, reward REAL NOT NULL, rounds INTEGER NOT NULL,
       hook_effects INTEGER NOT NULL, hook_faults INTEGER NOT NULL)`);
-    this.db.exec('DELETE FROM episodes');
-    const insert = this.db.prepare('INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = this.db.prepare('INSERT OR IGNORE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.db.transaction(() => {
       for (const r of this.done.values()) insert.run(...indexRow(r));
     })();
   }
 
   /** Creates a new run directory. Fails if it already holds a run (use `open` to resume). */
-  static create(dir: string, manifest: RunManifest): RunStore {
+  static create(dir: string, manifest: RunManifest, options: RunStoreOptions = {}): RunStore {
     if (existsSync(path.join(dir, 'run.json'))) {
       throw new ConfigError({ message: `${dir} already holds a run. Pass --resume to continue it, or choose another --run-dir.`, field: 'runDir' });
     }
@@ -63,11 +88,11 @@ export class RunStore {
     const tmp = path.join(dir, 'run.json.tmp');
     writeFileSync(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
     renameSync(tmp, path.join(dir, 'run.json'));
-    return new RunStore(dir, manifest);
+    return new RunStore(dir, manifest, options);
   }
 
-  /** Opens an existing run. With `expect`, its identity must match (same tasks, target, patch, options). */
-  static open(dir: string, expect?: RunManifest): RunStore {
+  /** Opens an existing run. With `expect`, its identity must match (same tasks, target, patch, options, data). */
+  static open(dir: string, expect?: RunManifest, options: RunStoreOptions = {}): RunStore {
     const file = path.join(dir, 'run.json');
     if (!existsSync(file)) throw new ConfigError({ message: `${dir} holds no run (no run.json).`, field: 'runDir' });
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as RunManifest;
@@ -80,7 +105,7 @@ export class RunStore {
         field: 'resume',
       });
     }
-    return new RunStore(dir, manifest);
+    return new RunStore(dir, manifest, options);
   }
 
   static exists(dir: string): boolean {
@@ -97,17 +122,51 @@ export class RunStore {
     return record !== undefined && !(retryInfra && isRetryable(record));
   }
 
-  /** Appends one finished episode. A task is never recorded twice, except to replace an infrastructure failure. */
-  append(record: EpisodeRecord, timing: Omit<EpisodeTiming, 'index'>): void {
-    const earlier = this.done.get(record.task.index);
-    if (earlier && !isInfraOutcome(earlier.outcome)) return;
-    this.episodes.append(record);
-    this.timings.append({ index: record.task.index, ...timing });
-    this.done.set(record.task.index, record);
-    this.db.prepare('INSERT OR REPLACE INTO episodes VALUES (?, ?, ?, ?, ?, ?)').run(...indexRow(record));
+  /** The attempt number the next play of a task gets: one more than the last recorded, 1 for a new task. */
+  nextAttempt(index: number): number {
+    return (this.attempts.get(index) ?? 0) + 1;
   }
 
-  /** Records in task order (completion order varies with concurrency; this does not). */
+  /**
+   * Appends one finished episode and returns the record as stored: a record over the size cap, or one that
+   * cannot be serialized, is stored as that episode's model_error (see `serializeRecord`). A task is never
+   * recorded twice, except to replace an infrastructure failure; `undefined` means the record was refused.
+   */
+  append(record: EpisodeRecord, timing: Omit<EpisodeTiming, 'index' | 'attempt'>): EpisodeRecord | undefined {
+    const index = record.task.index;
+    if (!supersedes(this.done.get(index))) return undefined;
+    if (record.attempt !== this.nextAttempt(index)) {
+      throw new InternalError({ message: `${this.dir}: task ${index} recorded as attempt ${record.attempt}, but its next attempt is ${this.nextAttempt(index)}.` });
+    }
+    const stored = serializeRecord(record, this.maxRecordBytes);
+    this.episodes.appendLine(stored.line);
+    this.timings.append({ index, attempt: record.attempt, ...timing });
+    this.done.set(index, stored.record);
+    this.attempts.set(index, record.attempt);
+    this.db.prepare('INSERT OR REPLACE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?)').run(...indexRow(stored.record));
+    return stored.record;
+  }
+
+  /**
+   * Rewrites `episodes.jsonl` in canonical order (task index, then attempt; every record kept, version-1
+   * records lifted to the current version) unless it already is. Atomic: a crash leaves the complete old
+   * append log or the complete new file, never a mix, and the next open reads either the same way.
+   */
+  finish(): void {
+    const { records, lines } = this.episodes.readAll();
+    const seen = new Map<number, number>();
+    const entries = records.map((raw, position) => {
+      const record = this.lift(raw, seen);
+      const line = raw.schemaVersion === EPISODE_RECORD_VERSION ? lines[position]! : JSON.stringify(record);
+      return { index: record.task.index, attempt: record.attempt, position, line };
+    });
+    entries.sort((a, b) => a.index - b.index || a.attempt - b.attempt || a.position - b.position);
+    const canonical = entries.map((e) => e.line);
+    if (canonical.every((line, i) => line === lines[i])) return;
+    this.episodes.replaceAll(canonical);
+  }
+
+  /** Records in task order, the counting one per task (completion order varies with concurrency; this does not). */
   records(): EpisodeRecord[] {
     return [...this.done.values()].sort((a, b) => a.task.index - b.task.index);
   }
@@ -122,6 +181,20 @@ export class RunStore {
     this.timings.close();
     this.db.close();
   }
+
+  /** Checks a stored record's version and returns it in the current shape (`seen` counts records per task). */
+  private lift(raw: EpisodeRecord, seen: Map<number, number> = this.liftCounts): EpisodeRecord {
+    const version: unknown = raw.schemaVersion;
+    if (typeof version !== 'number' || !READABLE_EPISODE_RECORD_VERSIONS.includes(version)) {
+      throw new ConfigError({
+        message: `${this.dir}: episode record version ${String(version)} is not supported (this version reads ${READABLE_EPISODE_RECORD_VERSIONS.join(' and ')}).`,
+        field: 'runDir',
+      });
+    }
+    const before = seen.get(raw.task.index) ?? 0;
+    seen.set(raw.task.index, before + 1);
+    return readEpisodeRecord(raw as unknown as Record<string, unknown>, before);
+  }
 }
 
 /** An infrastructure failure that a retry could change (not a task that can never be set up). */
@@ -129,8 +202,8 @@ function isRetryable(record: EpisodeRecord): boolean {
   return isInfraOutcome(record.outcome) && record.detail.permanent !== true;
 }
 
-function indexRow(r: EpisodeRecord): [number, string, number, number, number, number] {
+function indexRow(r: EpisodeRecord): [number, number, string, number, number, number, number] {
   const effects = r.hookTrace.filter((t) => t.disposition === 'applied').length;
   const faults = r.hookTrace.filter((t) => t.fault !== undefined).length;
-  return [r.task.index, r.outcome, r.reward, r.rounds, effects, faults];
+  return [r.task.index, r.attempt, r.outcome, r.reward, r.rounds, effects, faults];
 }

@@ -50,8 +50,9 @@ export function testEpisode(spec: TestEpisode): EpisodeRecord {
   });
   const outcome = spec.outcome ?? 'wrong_answer';
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: { bench: 'dbbench', split: 'dev', index: spec.index ?? 0 },
+    attempt: 1,
     outcome,
     reward: spec.reward ?? (outcome === 'success' ? 1 : 0),
     rounds: spec.turns.length,

@@ -30,6 +30,7 @@ export async function runSimBaseline(taskIndices: number[], spec = 'sim:dbbench?
         records.push({
           schemaVersion: EPISODE_RECORD_VERSION,
           task: { bench: 'dbbench', split: 'dev', index },
+          attempt: 1,
           outcome: 'env_error',
           reward: 0,
           rounds: 0,

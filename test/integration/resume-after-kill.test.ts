@@ -57,6 +57,9 @@ describe('a run killed with SIGKILL resumes with nothing lost and nothing duplic
     expect(new Set(indices).size).toBe(indices.length);
     expect(indices.length).toBe(24);
     for (const l of after) expect(l).toBe(reference.get(JSON.parse(l).task.index as number));
+    // Finished, the resumed run's file is the uninterrupted run's file, byte for byte (task order).
+    expect(readFileSync(file).equals(readFileSync(path.join(clean, 'episodes.jsonl')))).toBe(true);
+    expect(existsSync(`${file}.tmp`)).toBe(false);
   });
 
   it('refuses to resume with different settings and exits 2', async () => {

@@ -73,7 +73,7 @@ export async function playAlfworld(loop: LoopContext<AlfworldLoopEpisode>): Prom
       continue;
     }
     episode.noteToolTurn();
-    const call = episode.parseCall(first);
+    const call = loop.parseCall(first);
     if (!call || call.firstValue === undefined) {
       s.messages.push(userMessage(episode.badArgumentsReply()));
       s.steps.push({ round, tool: first.name, input: first.arguments, observation: episode.badArgumentsReply(), status: 'invalid' });

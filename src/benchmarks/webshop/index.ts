@@ -7,6 +7,7 @@
 import { z } from 'zod';
 
 import { defineBenchmark } from '../../benchmark/definition.js';
+import { dataFileIdentity } from '../../config/data-file.js';
 import { ConfigError } from '../../episode/index.js';
 import { assertRerunMatchesBaseline } from '../../environments/webshop/identity-manifest.js';
 import { loadSharedWebShopEngine } from '../../environments/webshop/webshop-environment.js';
@@ -19,7 +20,7 @@ import type { EpisodeRecord } from '../../episode/index.js';
 
 const GOAL_MODES = ['human', 'synthetic'] as const;
 
-const options = z.object({ goals: z.enum(GOAL_MODES).optional(), goalSeed: z.number().optional() });
+const options = z.object({ goals: z.enum(GOAL_MODES).optional(), goalSeed: z.number().optional(), data: z.string().optional() });
 
 /** The task identity a WebShop record carries (protocol.md §6.5). */
 function manifestDigest(record: EpisodeRecord): string | undefined {
@@ -36,11 +37,13 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
   splits: ['dev'],
   defaultSplit: 'dev',
   defaultRounds: { fc: 20, 'v0.2': 10 },
+  taskFileOption: 'data',
   options: {
     schema: options,
     flags: [
       { key: 'goals', flag: '--goals <mode>', description: 'webshop: human (needs items_human_ins.json) or synthetic goals' },
       { key: 'goalSeed', flag: '--goal-seed <n>', description: 'webshop: goal seed (reference 233)', type: 'number' },
+      { key: 'data', flag: '--data <file>', description: 'dbbench: a task file (the shipped .jsonl format) to play instead of a split; webshop: a goals file (items_human_ins.json format)' },
     ],
   },
   async open(request) {
@@ -51,10 +54,13 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
       ...(request.options.goals !== undefined ? { goals: request.options.goals } : {}),
       ...(request.options.goalSeed !== undefined ? { goalSeed: request.options.goalSeed } : {}),
       ...(request.maxRounds !== undefined ? { maxRounds: request.maxRounds } : {}),
+      ...(request.options.data !== undefined ? { humanInstructionsFile: request.options.data } : {}),
     });
+    if (environment.size === 0) throw new ConfigError({ message: `webshop ${environment.split}: there are no goals to play (no instruction with attributes for a product of the catalogue).`, field: 'data' });
+    const dataFile = request.options.data === undefined ? {} : { dataFile: dataFileIdentity(request.options.data, '--data') };
     return {
       environment,
-      identity: { protocol: protocol === 'fc' ? 'webshop-fc-v1' : 'webshop-text-v0.2', goals: environment.split, goalSeed: request.options.goalSeed ?? 233, maxRounds: request.maxRounds ?? null },
+      identity: { protocol: protocol === 'fc' ? 'webshop-fc-v1' : 'webshop-text-v0.2', goals: environment.split, goalSeed: request.options.goalSeed ?? 233, maxRounds: request.maxRounds ?? null, ...dataFile },
     };
   },
   patch: WEBSHOP_PATCH_RULES,
@@ -71,8 +77,9 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
   },
   simulation: {
     params: ['seed', 'faults', 'comply'],
-    create(params, { dataDir }) {
-      const handler = createWebShopSimHandler({ dataDir, ...parseWebShopSimQuery(params), engine: loadSharedWebShopEngine(dataDir) });
+    create(params, { dataDir, taskFile }) {
+      const engine = taskFile !== undefined ? loadSharedWebShopEngine(dataDir, 'human', undefined, taskFile) : loadSharedWebShopEngine(dataDir);
+      const handler = createWebShopSimHandler({ dataDir, ...parseWebShopSimQuery(params), engine });
       return (request) => toWebShopSimHttpReply(handler(request));
     },
   },

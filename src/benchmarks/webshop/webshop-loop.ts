@@ -43,7 +43,7 @@ export async function playWebShop(loop: LoopContext<WebShopEpisodeDriver>): Prom
       continue;
     }
     lastCallId = raw.id;
-    const parsed = episode.parseCall(raw);
+    const parsed = loop.parseCall(raw);
     const call: ParsedCall = parsed ?? { id: raw.id, tool: raw.name, args: {}, firstValue: undefined };
     let action = parsed ? episode.defaultAction(call.tool, call.firstValue) : undefined;
     if (pendingForce !== undefined) {

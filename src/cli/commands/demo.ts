@@ -6,9 +6,10 @@ import { benchmarkOf, benchNames, type CliContext } from '../cli-context.js';
 import { improveCommand } from './improve.js';
 
 /** What the demo says before it runs: which parts are real and which are simulated. */
-export function demoBanner(definition: AnyBenchmarkDefinition): string {
+export function demoBanner(definition: AnyBenchmarkDefinition, taskFile?: string): string {
+  const data = taskFile === undefined ? (definition.demo?.data ?? `the ${definition.title} tasks`) : `the ${definition.name} tasks of ${taskFile}`;
   return [
-    `harness-r1 demo — the whole Harness-R1 loop, offline, on ${definition.demo?.data ?? `the ${definition.title} tasks`}:`,
+    `harness-r1 demo — the whole Harness-R1 loop, offline, on ${data}:`,
     'baseline → failure evidence → engineer patch → validation → sandboxed rerun of the same tasks → reward.',
     `SIMULATED parts: the target is a SIMULATED TARGET (sim:${definition.name}), a seeded policy that knows each task's`,
     'solution and makes realistic mistakes, served over a local OpenAI-compatible HTTP server; the engineer is',
@@ -29,21 +30,24 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
     .option('--run-dir <dir>', 'where the run is recorded (default runs/improve-<bench>-<split>-<time>); an existing one is resumed')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--protocol <p>', 'alfworld, webshop: fc (function calling, default) or v0.2 (text protocol)')
+    .option('--data <file>', 'dbbench: a task file to play instead of the dev split; webshop: a goals file (items_human_ins.json format)')
+    .option('--games <file>', 'alfworld: a games file to play instead of the dev split')
     .option('--json', 'print a machine-readable summary on stdout')
-    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; dataDir?: string; protocol?: string; json?: boolean }) => {
+    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; dataDir?: string; protocol?: string; data?: string; games?: string; json?: boolean }) => {
       const definition = await benchmarkOf(ctx, opts.bench);
       if (!definition.simulation) throw new ConfigError({ message: `${definition.name} has no simulated target, so the offline demo cannot run on it.`, field: 'bench' });
       const result = await improveCommand(
         { registry: ctx.registry },
         {
           bench: opts.bench,
-          split: definition.defaultSplit,
-          tasks: opts.tasks ?? definition.demo?.tasks,
+          ...(opts.data === undefined && opts.games === undefined ? { split: definition.defaultSplit, tasks: opts.tasks ?? definition.demo?.tasks } : { tasks: opts.tasks ?? ':' }),
+          data: opts.data,
+          games: opts.games,
           batchSize: opts.batchSize,
           target: `sim:${definition.name}?seed=${encodeURIComponent(opts.seed)}`,
           engineer: 'symbolic',
           concurrency: opts.concurrency,
-          banner: demoBanner(definition),
+          banner: demoBanner(definition, opts.data ?? opts.games),
           runDir: opts.runDir,
           dataDir: opts.dataDir,
           protocol: opts.protocol,

@@ -12,7 +12,8 @@ import { createSandboxPool } from '../../sandbox/index.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { renderImproveSummary } from '../render-improve-summary.js';
-import { benchmarkOptions, chooseProtocol, openBenchmark } from '../../app/open-environment.js';
+import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
+import { modelTurnHealthOf } from '../../report/render-model-turns.js';
 import { DEFAULT_BATCH_SIZE, ImproveOptionsSchema, parseWith, splitOptions, type ImproveOptions } from '../../app/options.js';
 import { addBenchmarkFlags, benchmarkOf, benchNames, receivedOptions, type CliContext } from '../cli-context.js';
 import { resolveEngineer } from '../../app/resolve-engineer.js';
@@ -30,15 +31,17 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
   const metric: RewardMetric = o.metric ?? definition.evaluation.defaultMetric;
   const dataDir = resolveDataDir(o.dataDir);
-  const split = o.split ?? definition.defaultSplit;
+  const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
   const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
-  const { environment: baselineEnvironment, identity: backendOptions } = await openBenchmark(choice);
+  const opened = await openBenchmark(choice);
+  const { environment: baselineEnvironment, identity: backendOptions } = opened;
+  for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${Math.min(DEFAULT_BATCH_SIZE, baselineEnvironment.size)}`, baselineEnvironment.size);
   const batches = makeBatches(taskIndices, o.batchSize, o.batches);
-  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name });
+  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
   const engineer = await resolveEngineer(o.engineer, { dataDir });
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
-  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${definition.name}-${split}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
+  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const log = (line: string) => {
@@ -47,7 +50,10 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
     const { summary } = await improveRun({
       batches,
       baselineEnvironment,
-      baselineManifest: { bench: definition.name, split: baselineEnvironment.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: backendOptions },
+      baselineManifest: {
+        bench: definition.name, split: baselineEnvironment.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: backendOptions,
+        ...(opened.data ? { data: opened.data } : {}),
+      },
       context: {
         benchmark: definition,
         patchRules: ctx.registry.patchRules(),
@@ -71,9 +77,16 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
         },
       },
     });
-    const report = (await writeReport({ runDir })).file;
-    if (o.json) out.write(`${JSON.stringify({ runDir, report, summary }, null, 2)}\n`);
-    else out.write(`${renderImproveSummary(summary)}\nreport: ${report}\nrun directory: ${runDir}\n`);
+    const written = await writeReport({ runDir });
+    const report = written.file;
+    const modelTurns = modelTurnHealthOf(written.artifacts);
+    const unshipped = opened.data?.unshipped;
+    if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
+    else {
+      out.write(`${renderImproveSummary(summary, modelTurns)}\n`);
+      if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)\n`);
+      out.write(`report: ${report}\nrun directory: ${runDir}\n`);
+    }
     return { code: EXIT_OK, summary, runDir, report };
   } finally {
     await baselineEnvironment.close();
@@ -111,7 +124,9 @@ Every stage leaves a file under <run-dir> (baseline/, batches/<tag>/{metadata,en
 reruns/<key>/, summary.json); run the same command with the same --run-dir to resume after a crash.
 A patch scores its delta only when it is valid, its rerun completed and at least one hook effect fired;
 invalid, inert and no-patch batches score 0; reruns that infrastructure failures kept from completing are
-reported as missing evaluations, never as results.`,
+reported as missing evaluations, never as results.
+The caps on what a model server may send are openai: SPEC options (see harness-r1 run --help); the
+summary warns when the target's turns point at a server setting (tool calls as text, empty turns).`,
     )
     .action(async (opts: Record<string, unknown>) => {
       const result = await improveCommand(ctx, opts);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 
 import { ConfigError } from '../../episode/index.js';
 import { formatProbeReport, probeToolCalls } from '../../models/probe.js';
+import { describeResponseLimits } from '../../models/response-limits.js';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 import { resolveTarget } from '../../app/resolve-target.js';
 import { BenchmarkRegistry } from '../../benchmarks/registry.js';
@@ -36,7 +37,7 @@ export function registerProbeCommand(program: Command): void {
   program
     .command('probe')
     .description('Check that a model server returns structured tool calls (tool calls written as text silently score 0).')
-    .requiredOption('--model <spec>', "the server: openai:<base-url>#<model>[?options] (options: reasoning, temperature, max_tokens, top_p, seed, tool_choice, parallel_tool_calls, enable_thinking, continue_final_message, timeout, attempts, key_env)")
+    .requiredOption('--model <spec>', "the server: openai:<base-url>#<model>[?options] (options: reasoning, temperature, max_tokens, top_p, seed, tool_choice, parallel_tool_calls, enable_thinking, continue_final_message, timeout, attempts, key_env, and the caps max_body_bytes, max_content_chars, max_reasoning_chars, max_tool_args_chars, max_tool_calls)")
     .option('--attempts <n>', 'attempts; all must pass', (v) => Number(v), 3)
     .option('--tool-choice <mode>', 'auto (strict, default) or required', 'auto')
     .option('--json', 'machine-readable report')
@@ -47,7 +48,10 @@ The probe offers one tool, lookup_weather(city), and asks for exactly one call w
 An attempt passes when the reply has message.tool_calls[0] naming lookup_weather with city == "Paris"
 and finish_reason "tool_calls" or "stop". When it fails, the report says what to change on the server
 (e.g. vLLM --enable-auto-tool-choice --tool-call-parser hermes, SGLang --tool-call-parser, llama.cpp --jinja).
-Exit 0 when every attempt passed, 1 when any failed, 2 for usage errors.`,
+Exit 0 when every attempt passed, 1 when any failed, 2 for usage errors.
+
+Caps on what the server may send (SPEC options, defaults shown; the same for run, improve and --engineer):
+${describeResponseLimits().map((line) => `  ${line}`).join('\n')}`,
     )
     .action(async (opts: { model: string; attempts: number; toolChoice: string; json?: boolean }) => {
       process.exitCode = await probeCommand(opts);

@@ -20,8 +20,9 @@ function makeRun(simulated: boolean): string {
   const run = path.join(root, 'my-run');
   mkdirSync(run);
   const record = (index: number, reward: number): EpisodeRecord => ({
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: { bench: 'dbbench', split: 'dev', index },
+    attempt: 1,
     outcome: reward >= 1 ? 'success' : 'wrong_answer',
     reward,
     rounds: 1,

@@ -15,7 +15,10 @@ import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
 import { renderRunSummary } from '../render-summary.js';
-import { benchmarkOptions, chooseProtocol, openBenchmark } from '../../app/open-environment.js';
+import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
+import { MODEL_TURN_WARN_SHARE, summarizeModelTurns } from '../../evaluation/model-turn-health.js';
+import { describeResponseLimits } from '../../models/response-limits.js';
+import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
 import { parseWith, RunOptionsSchema, splitOptions, type RunOptions } from '../../app/options.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
 import { addBenchmarkFlags, benchmarkOf, benchNames, receivedOptions, type CliContext } from '../cli-context.js';
@@ -30,6 +33,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   const definition = await benchmarkOf(ctx, o.bench);
   const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
+  const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
 
   const dataDir = resolveDataDir(o.dataDir);
   let pool: SandboxPool | undefined;
@@ -44,12 +48,20 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     }
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
-  const split = o.split ?? definition.defaultSplit;
-  const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
-  const { environment, identity: envOptions } = await openBenchmark(choice, patch?.patch);
+  const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
+  let opened;
+  try {
+    const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
+    opened = await openBenchmark(choice, patch?.patch);
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
+  const { environment, identity: envOptions } = opened;
+  for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
-  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name });
-  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${definition.name}-${split}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
+  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
+  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
   const dir = path.resolve(o.runDir ?? path.join('runs', runId));
   const manifest: RunManifest = {
     schemaVersion: RUN_MANIFEST_VERSION,
@@ -61,6 +73,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
     patch: patch?.manifest ?? null,
     options: envOptions,
+    ...(opened.data ? { data: opened.data } : {}),
   };
   const controller = new AbortController();
   const onSigint = () => {
@@ -71,10 +84,10 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   process.on('SIGINT', onSigint);
   let store: RunStore | undefined;
   try {
-    store = o.resume ? RunStore.open(dir, manifest) : RunStore.create(dir, manifest);
+    store = o.resume ? RunStore.open(dir, manifest, storeOptions) : RunStore.create(dir, manifest, storeOptions);
     if (store.repairedBytes > 0) process.stderr.write(`Repaired ${dir}: dropped ${store.repairedBytes} bytes of a torn last record.\n`);
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
-    const progress = createProgressReporter(`${definition.name}/${split}`);
+    const progress = createProgressReporter(`${definition.name}/${environment.split}`);
     const result = await runBatch({
       environment,
       model: target.model,
@@ -91,10 +104,12 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     const summary = summarizeRun(records);
     const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, summary, tasks: records.map((r) => ({ index: r.task.index, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label)}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
+      const unshipped = opened.data?.unshipped;
+      if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${environment.split} are not shipped with the data (listed in run.json)\n`);
       out.write(`run directory: ${dir}\n`);
       if (result.interrupted) out.write(`interrupted: ${taskIndices.length - records.length} task(s) left; continue with --run-dir ${dir} --resume\n`);
     }
@@ -130,6 +145,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps, 35 with --protocol v0.2; webshop 20, 10 with --protocol v0.2)')
     .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--max-record-bytes <n>', `cap on one stored episode record; a record over it is stored as that episode's model_error (default ${DEFAULT_MAX_RECORD_BYTES}, or ${MAX_RECORD_BYTES_ENV})`)
     .option('--config <file>', 'a JSON file with the same settings (camelCase keys, e.g. {"concurrency": 8}); flags win')
     .option('--json', 'print a machine-readable summary on stdout');
   addBenchmarkFlags(command, ctx.registry)
@@ -144,9 +160,19 @@ Examples:
   harness-r1 run --bench alfworld --split dev --target sim:alfworld                       # 20 ALFWorld games
   harness-r1 run --bench webshop --tasks 0:100 --target sim:webshop                       # WebShop goals
   harness-r1 run --bench alfworld --protocol v0.2 --target sim:alfworld                # AgentBench's v0.2 text protocol
+  harness-r1 run --bench dbbench --data my-tasks.jsonl --target sim:dbbench              # your own task file
+  harness-r1 run --bench alfworld --games my-games.jsonl --target sim:alfworld           # your own games
   harness-r1 run --bench ./my-bench/index.js --target sim:my-bench                       # a benchmark of your own
 
-Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing.`,
+Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing. When the
+run ends the file is rewritten in task order (then attempt), so the same seed gives the same bytes at any
+concurrency. Each record carries its attempt; a task's last attempt is the one that counts.
+
+Caps on what an openai: target may send (SPEC options, e.g. …#model?max_tool_calls=4; defaults shown):
+${describeResponseLimits().map((line) => `  ${line}`).join('\n')}
+Each cap that bites is recorded in the episode's detail.modelLimits and counted in the summary.
+The summary warns (and --json counts, under modelTurns) when ${MODEL_TURN_WARN_SHARE * 100} % or more of the model turns came back
+with the tool call as text in content, empty, or with unparseable tool arguments: a server setting, not the model.`,
     )
     .action(async (opts: Record<string, unknown>) => {
       process.exitCode = await runCommand(ctx, opts);

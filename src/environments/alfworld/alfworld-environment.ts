@@ -21,10 +21,10 @@ import {
   type AlfworldProtocol,
   type AlfworldTextProtocol,
 } from './alfworld-prompts.js';
-import { loadAlfworldGames, type AlfworldGameRecord } from './load-games.js';
+import type { AlfworldGameRecord } from './load-games.js';
 import { loadAlfworldLogic, type AlfworldLogicSet, type AlfworldWording } from './load-logic.js';
 import { agentBenchInitialObservation, stripArrivalPrefix } from './render-observation.js';
-import { loadAlfworldSplit } from './splits.js';
+import { alfworldGamesFileSplit, loadAlfworldSplitGames, type AlfworldSplit } from './splits.js';
 import { ALFWORLD_PROMPT_KEY_OF } from './task-families.js';
 
 export interface AlfworldEnvironmentOptions {
@@ -38,6 +38,13 @@ export interface AlfworldEnvironmentOptions {
   maxSteps?: number;
   /** fc (default, the take_action tool) or v0.2 (text, one-shot). */
   protocol?: TargetProtocol;
+  /** A games file (the shipped format) to play instead of a named split, in file order; `split` is then its label. */
+  gamesFile?: string;
+}
+
+/** An ALFWorld environment, with the games it plays and those its split lists but the data does not ship. */
+export interface AlfworldEnvironment extends EpisodeSource<AlfworldEpisode> {
+  readonly games: AlfworldSplit;
 }
 
 /**
@@ -45,11 +52,10 @@ export interface AlfworldEnvironmentOptions {
  * `alfworld`) or its v0.2 text protocol (`v0.2`, loop `alfworld-text`, no tools). Task `index` is the
  * position among the split's shipped games (split order); `info` records the game id and family.
  */
-export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): EpisodeSource<AlfworldEpisode> {
+export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): AlfworldEnvironment {
   const mode = options.protocol ?? 'fc';
   if (mode !== 'fc' && mode !== 'v0.2') throw new ConfigError({ message: `Unknown alfworld protocol '${String(mode)}'.`, field: 'protocol', allowed: ['fc', 'v0.2'] });
-  const games = loadAlfworldGames(options.dataDir);
-  const split = loadAlfworldSplit(options.dataDir, options.split, games);
+  const split = options.gamesFile !== undefined ? alfworldGamesFileSplit(options.gamesFile, options.split) : loadAlfworldSplitGames(options.dataDir, options.split);
   const logic = loadAlfworldLogic(options.dataDir);
   const protocol = loadAlfworldProtocol(options.dataDir);
   const text = mode === 'v0.2' ? loadAlfworldTextProtocol(options.dataDir) : undefined;
@@ -62,6 +68,7 @@ export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): 
     bench: 'alfworld',
     split: options.split,
     size: split.available.length,
+    games: split,
     openEpisode(index) {
       const item = split.available[index];
       if (!item) {

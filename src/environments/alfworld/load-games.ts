@@ -31,6 +31,20 @@ export function alfworldGameFilePaths(dataDir: string): string[] {
   return ALFWORLD_GAME_FILES.map((f) => path.join(dataDir, 'alfworld', 'games', f));
 }
 
+/**
+ * The shipped games file holding a subset's games (`valid_unseen` → `valid_unseen.jsonl`): each file is
+ * named after the subset in its ids (`json_2.1.1/<subset>/…`). Undefined for a subset that is not shipped.
+ */
+export function alfworldGameFileOfSubset(dataDir: string, subset: string): string | undefined {
+  const name = ALFWORLD_GAME_FILES.find((f) => f.replace(/\.jsonl(\.gz)?$/, '') === subset);
+  return name === undefined ? undefined : path.join(dataDir, 'alfworld', 'games', name);
+}
+
+/** The subset a game id belongs to: its second path part (`json_2.1.1/valid_unseen/…` → `valid_unseen`). */
+export function alfworldSubsetOf(id: string): string {
+  return id.split('/')[1] ?? '';
+}
+
 /** Every shipped game (valid_unseen then valid_train), checked for duplicate ids across files. */
 export function loadAlfworldGames(dataDir: string): AlfworldGameRecord[] {
   const games = alfworldGameFilePaths(dataDir).flatMap((f) => loadAlfworldGamesFile(f));

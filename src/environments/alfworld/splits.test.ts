@@ -1,11 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { resolveDataDir } from '../../config/data-dir.js';
 import { loadAlfworldGames } from './load-games.js';
-import { loadAlfworldSplit } from './splits.js';
+import { ALFWORLD_FAMILY_OF } from './task-families.js';
+import { alfworldGamesFileSplit, loadAlfworldSplit, loadAlfworldSplitGames } from './splits.js';
 
 const dataDir = resolveDataDir();
 const games = loadAlfworldGames(dataDir);
+const root = mkdtempSync(path.join(tmpdir(), 'alfworld-splits-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('AgentBench ALFWorld splits', () => {
   it('resolves dev and standard in full, in AgentBench order', () => {
@@ -32,5 +39,35 @@ describe('AgentBench ALFWorld splits', () => {
 
   it('names the allowed splits for an unknown one', () => {
     expect(() => loadAlfworldSplit(dataDir, 'test', games)).toThrow(/Unknown ALFWorld split 'test'. Allowed: dev, standard, new_std, train_valid/);
+  });
+
+  it('loads only the games files a split plays from, so a bad line elsewhere does not break it', () => {
+    // A data folder whose valid_train games file is broken; dev, standard and new_std play valid_unseen games only.
+    const data = path.join(root, 'data');
+    mkdirSync(path.join(data, 'alfworld', 'games'), { recursive: true });
+    for (const entry of readdirSync(path.join(dataDir, 'alfworld'))) {
+      if (entry !== 'games') symlinkSync(path.join(dataDir, 'alfworld', entry), path.join(data, 'alfworld', entry));
+    }
+    symlinkSync(path.join(dataDir, 'alfworld', 'games', 'valid_unseen.jsonl'), path.join(data, 'alfworld', 'games', 'valid_unseen.jsonl'));
+    writeFileSync(path.join(data, 'alfworld', 'games', 'valid_train.jsonl.gz'), '{"id": "json_2.1.1/valid_train/x"\n');
+    const dev = loadAlfworldSplitGames(data, 'dev');
+    expect(dev.available.map((a) => a.game.id)).toEqual(loadAlfworldSplit(dataDir, 'dev', games).available.map((a) => a.game.id));
+    expect(loadAlfworldSplitGames(data, 'new_std').missing).toHaveLength(16);
+    expect(() => loadAlfworldGames(data)).toThrow(/valid_train\.jsonl\.gz:1: not valid JSON/);
+  });
+
+  it('plays a games file as a split: file order, each game in its task type\'s family', () => {
+    const lines = readFileSync(path.join(dataDir, 'alfworld', 'games', 'valid_unseen.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+    const file = path.join(root, 'three.jsonl');
+    writeFileSync(file, `${[lines[5], lines[0], lines[40]].join('\n')}\n`);
+    const split = alfworldGamesFileSplit(file, 'file:three.jsonl');
+    const ids = [lines[5], lines[0], lines[40]].map((l) => (JSON.parse(l!) as { id: string }).id);
+    expect(split.available.map((a) => a.game.id)).toEqual(ids);
+    expect(split.entries.map((e) => [e.index, e.id])).toEqual(ids.map((id, i) => [i, id]));
+    // The family is the one the split files use for the game's task type (the directory name's prefix).
+    const families = split.entries.map((e) => e.family);
+    expect(families).toEqual(split.available.map((a) => ALFWORLD_FAMILY_OF[a.game.taskType]));
+    expect(families.every((f, i) => ids[i]!.split('/')[2]!.startsWith(f))).toBe(true);
+    expect(split.missing).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ConfigError } from '../../episode/index.js';
-import { normalizeGameId, type AlfworldGameRecord } from './load-games.js';
+import { alfworldGameFileOfSubset, alfworldSubsetOf, loadAlfworldGamesFile, normalizeGameId, type AlfworldGameRecord } from './load-games.js';
+import { ALFWORLD_FAMILY_OF } from './task-families.js';
 
 /** AgentBench's ALFWorld splits and their files under `<dataDir>/alfworld/splits/`. */
 export const ALFWORLD_SPLITS = {
@@ -31,7 +32,8 @@ export interface AlfworldSplitEntry {
  * train_valid lists `train/` games, none of which are shipped.
  */
 export interface AlfworldSplit {
-  name: AlfworldSplitName;
+  /** The split's name, or `file:<name>` for a games file played as a split. */
+  name: string;
   file: string;
   entries: readonly AlfworldSplitEntry[];
   /** The shipped games of the split, in split order. */
@@ -62,7 +64,32 @@ export function loadAlfworldSplit(dataDir: string, split: string, games: readonl
     if (game) available.push({ entry, game });
     else missing.push(entry);
   }
-  return { name: split as AlfworldSplitName, file, entries, available, missing };
+  return { name: split, file, entries, available, missing };
+}
+
+/**
+ * A named split with only the games files it needs: the files of the subsets its paths name
+ * (`valid_unseen/…` → `games/valid_unseen.jsonl`). A bad line in a games file therefore breaks only the
+ * splits that play games from it; games of subsets that are not shipped are `missing`.
+ */
+export function loadAlfworldSplitGames(dataDir: string, split: string): AlfworldSplit {
+  const file = alfworldSplitPath(dataDir, split);
+  const subsets = [...new Set(readSplitEntries(file).map((e) => alfworldSubsetOf(e.id)))];
+  const games = subsets.flatMap((subset) => {
+    const gamesFile = alfworldGameFileOfSubset(dataDir, subset);
+    return gamesFile === undefined ? [] : loadAlfworldGamesFile(gamesFile);
+  });
+  return loadAlfworldSplit(dataDir, split, games);
+}
+
+/**
+ * A games file (`--games FILE`, the shipped format) played as a split: every game in file order, grouped
+ * by nothing, each in the family of its task type; all of them available.
+ */
+export function alfworldGamesFileSplit(file: string, name: string): AlfworldSplit {
+  const games = loadAlfworldGamesFile(file);
+  const available = games.map((game, index) => ({ entry: { index, family: ALFWORLD_FAMILY_OF[game.taskType], path: `${game.id}/game.tw-pddl`, id: game.id }, game }));
+  return { name, file, entries: available.map((a) => a.entry), available, missing: [] };
 }
 
 /** The entries of a split file: a JSON object from family key to a list of game paths. */

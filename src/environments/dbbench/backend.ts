@@ -23,7 +23,7 @@ export type SqlOutcome =
 
 /** One episode's private database, holding the task's table. */
 export interface DbSession {
-  /** Set when MySQL would have refused to create the task's table (e.g. an empty or duplicate column name). */
+  /** Set when MySQL refuses (or would refuse) to create or fill the task's table, e.g. an empty or duplicate column name or a row with too few cells. */
   readonly setupError?: string | null;
   execute(sql: string): Promise<SqlOutcome>;
   /** The FC table hash over every table (sorted, `_`-joined), or null for an empty database. */

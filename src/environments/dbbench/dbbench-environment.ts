@@ -5,6 +5,7 @@ import type { DbBackend, DbSession } from './backend.js';
 import type { DbBenchTask } from './dbbench-task.js';
 import { DbBenchEpisodeState } from './episode-state.js';
 import { formatSqlOutcome } from './format-result.js';
+import { replayGold } from './gold-replay.js';
 import { gradeMutation, gradeQueryAnswer } from './grade.js';
 import { answerList, buildDbBenchHookContext } from './hook-context.js';
 import { applyToolEdits, overlayTips, type DbBenchOverlay } from './legacy-overlay.js';
@@ -38,6 +39,22 @@ export interface DbBenchEnvironmentOptions {
   overlay?: DbBenchOverlay;
 }
 
+/**
+ * Whether a mutation task's gold cannot earn its own reward: its gold SQL (`label[0]`), run by the same
+ * backend on a fresh copy of the table, leaves a table that the grader does not accept against the
+ * stored `answer_md5` (standard #225: the stored hash matches no reachable state). Such tasks are still
+ * scored as AgentBench scores them (no answer can pass them); their records carry
+ * `detail.goldUnreproducible: true` and run summaries count them. Null when the replay itself could not
+ * run (the backend failed, or the table cannot be set up), which flags nothing. Query tasks are graded
+ * against their label, which always passes itself, so they are never flagged.
+ */
+async function goldIsUnreproducible(task: DbBenchTask, backend: DbBackend, sqlTimeoutMs: number): Promise<boolean | null> {
+  if (task.kind !== 'mutation') return false;
+  const replay = await replayGold(task, backend, sqlTimeoutMs);
+  if (replay.infrastructure) return null;
+  return !gradeMutation(replay.actual, task.answerMd5 ?? '').correct;
+}
+
 /** DBBench over a database backend: one fresh database per episode, graded by answer or table hash. */
 export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): EpisodeSource<DbBenchEpisode> {
   const tasks = options.tasks ?? loadDbBenchSplit(options.dataDir, options.split);
@@ -48,6 +65,18 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Ep
     throw new ConfigError({ message: `maxRounds must be a positive integer, got ${maxRounds}.`, field: 'maxRounds' });
   }
   const grading = options.grading ?? 'fc';
+  const sqlTimeoutMs = options.sqlTimeoutMs ?? DBBENCH_SQL_TIMEOUT_MS;
+  // One gold replay per task and environment; a replay that could not run is tried again next time.
+  const goldChecks = new Map<number, Promise<boolean | null>>();
+  const goldCheck = (index: number, task: DbBenchTask): Promise<boolean | null> => {
+    let check = goldChecks.get(index);
+    if (!check) {
+      check = goldIsUnreproducible(task, options.backend, sqlTimeoutMs);
+      goldChecks.set(index, check);
+      void check.then((flag) => flag === null && goldChecks.delete(index));
+    }
+    return check;
+  };
   return {
     bench: 'dbbench',
     split: options.split,
@@ -55,14 +84,16 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Ep
     async openEpisode(index) {
       const task = tasks[index];
       if (!task) throw new ConfigError({ message: `Task index ${index} is outside the split (0..${tasks.length - 1}).`, field: 'tasks' });
-      const session = await options.backend.openEpisode(task.table, { sqlTimeoutMs: options.sqlTimeoutMs ?? DBBENCH_SQL_TIMEOUT_MS });
+      const unreproducible = await goldCheck(index, task);
+      const session = await options.backend.openEpisode(task.table, { sqlTimeoutMs });
       if (session.setupError) {
         // AgentBench ends such a task with TASK_ERROR: the table cannot exist in MySQL, so no agent could solve it.
         await session.dispose();
         throw new TaskSetupError(`task ${index}: the task table cannot be created: ${session.setupError}`);
       }
       const tips = overlayTips(options.overlay, task.type);
-      return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading, tips);
+      const info = unreproducible === true ? { goldUnreproducible: true } : {};
+      return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading, tips, info);
     },
     close: () => options.backend.close(),
   };
@@ -81,9 +112,10 @@ export class DbBenchEpisode implements ToolEpisode {
     readonly maxRounds: number,
     private readonly grading: DbBenchGradingRule,
     private readonly overlayTips: string[],
+    extraInfo: Record<string, unknown>,
   ) {
     this.tools = protocol.tools;
-    this.info = { type: data.type };
+    this.info = { type: data.type, ...extraInfo };
     this.state = new DbBenchEpisodeState(data);
   }
 

@@ -47,35 +47,51 @@ export async function replayGoldSolutions(options: GoldReplayOptions): Promise<G
   const misses: GoldReplayMiss[] = [];
   let reproduced = 0;
   for (const task of tasks) {
-    const expected = parseStoredHash(task.answerMd5 ?? '');
-    let actual: string | null = null;
-    let error: string | undefined;
-    let session: DbSession | undefined;
-    try {
-      session = await options.backend.openEpisode(
-        task.table,
-        options.sqlTimeoutMs === undefined ? undefined : { sqlTimeoutMs: options.sqlTimeoutMs },
-      );
-      const gold = task.label[0];
-      if (gold === undefined || gold.trim() === '') {
-        error = 'task has no gold SQL in label[0]';
-      } else {
-        const outcome = await session.execute(gold);
-        if (outcome.kind === 'error') error = `gold SQL failed: ${outcome.message}`;
-        if (outcome.kind === 'timeout') error = 'gold SQL timed out';
-      }
-      actual = await session.tableHash();
-    } catch (cause) {
-      error = cause instanceof Error ? cause.message : String(cause);
-    } finally {
-      await session?.dispose();
-    }
+    const replay = await replayGold(task, options.backend, options.sqlTimeoutMs);
+    const { expected, actual, error } = replay;
     const ok = error === undefined && actual !== null && actual === expected;
     if (ok) reproduced++;
     else misses.push(error === undefined ? { index: task.index, expected, actual } : { index: task.index, expected, actual, error });
     options.onProgress?.({ done: reproduced + misses.length, total: tasks.length, index: task.index, reproduced: ok });
   }
   return { reproduced, total: tasks.length, misses };
+}
+
+/** One gold replay: what the stored hash says, what the table hashes to after the gold SQL, and what failed. */
+export interface GoldReplay {
+  expected: string | null;
+  /** The table hash after the gold SQL (null if none could be computed). */
+  actual: string | null;
+  /** Why the gold SQL or the setup failed, when it did. */
+  error?: string;
+  /** The failure came from the backend itself (it threw, or the table could not be set up), not from the gold SQL. */
+  infrastructure?: boolean;
+}
+
+/** Opens a fresh episode for a mutation task, runs its gold statement `label[0]` and hashes the table. */
+export async function replayGold(task: DbBenchTask, backend: DbBackend, sqlTimeoutMs?: number): Promise<GoldReplay> {
+  const expected = parseStoredHash(task.answerMd5 ?? '');
+  let actual: string | null = null;
+  let session: DbSession | undefined;
+  try {
+    session = await backend.openEpisode(task.table, sqlTimeoutMs === undefined ? undefined : { sqlTimeoutMs });
+    if (session.setupError) return { expected, actual, error: `the task table cannot be created: ${session.setupError}`, infrastructure: true };
+    const gold = task.label[0];
+    let error: string | undefined;
+    if (gold === undefined || gold.trim() === '') {
+      error = 'task has no gold SQL in label[0]';
+    } else {
+      const outcome = await session.execute(gold);
+      if (outcome.kind === 'error') error = `gold SQL failed: ${outcome.message}`;
+      if (outcome.kind === 'timeout') error = 'gold SQL timed out';
+    }
+    actual = await session.tableHash();
+    return error === undefined ? { expected, actual } : { expected, actual, error };
+  } catch (cause) {
+    return { expected, actual, error: cause instanceof Error ? cause.message : String(cause), infrastructure: true };
+  } finally {
+    await session?.dispose();
+  }
 }
 
 /**

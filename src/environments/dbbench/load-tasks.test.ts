@@ -1,7 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { resolveDataDir } from '../../config/data-dir.js';
-import { loadDbBenchSplit, parseJsonKeepingFloats } from './load-tasks.js';
+import { DbBenchTaskFileError, loadDbBenchFile, loadDbBenchSplit, loadReadableDbBenchSplits, parseJsonKeepingFloats } from './load-tasks.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'dbbench-load-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('DBBench task loading', () => {
   it('keeps floats apart from ints, as Python does', () => {
@@ -23,5 +30,27 @@ describe('DBBench task loading', () => {
 
   it('names the split choices for an unknown split', () => {
     expect(() => loadDbBenchSplit(resolveDataDir(), 'test')).toThrow(/Allowed: dev, standard, standard.v0.2/);
+  });
+
+  it('a bad line is a DbBenchTaskFileError naming file:line, and breaks only the splits of that file', () => {
+    const dataDir = resolveDataDir();
+    const data = path.join(root, 'data');
+    mkdirSync(path.join(data, 'dbbench'), { recursive: true });
+    symlinkSync(path.join(dataDir, 'dbbench', 'dev.jsonl'), path.join(data, 'dbbench', 'dev.jsonl'));
+    const lines = readFileSync(path.join(dataDir, 'dbbench', 'standard.jsonl'), 'utf8').split('\n');
+    const bad = path.join(data, 'dbbench', 'standard.jsonl');
+    writeFileSync(bad, [...lines.slice(0, 9), '{"description": 3, "label": []}', ...lines.slice(9)].join('\n'));
+    let error: unknown;
+    try {
+      loadDbBenchFile(bad);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DbBenchTaskFileError);
+    expect(error).toMatchObject({ code: 'config_error', file: bad, line: 10, message: `${bad}:10: field 'description' must be a string` });
+    const { loaded, unreadable } = loadReadableDbBenchSplits(data, ['dev', 'standard', 'standard.v0.2']);
+    expect(loaded.map((l) => [l.split, l.tasks.length])).toEqual([['dev', 60]]);
+    expect(unreadable.map((u) => [u.split, u.error.line])).toEqual([['standard', 10], ['standard.v0.2', undefined]]);
+    expect(unreadable[1]!.error.message).toMatch(/Cannot read DBBench task file .*standard\.v0\.2\.jsonl/);
   });
 });

@@ -22,32 +22,72 @@ export function dbBenchSplitPath(dataDir: string, split: string): string {
   return path.join(dataDir, 'dbbench', DBBENCH_SPLITS[split as DbBenchSplit]);
 }
 
-/** Reads a task file in the shipped AgentBench format. Any malformed line is a ConfigError naming it. */
+/**
+ * A DBBench task file that cannot be used: unreadable, or a line that is not a task. It names the file and
+ * (for a bad line) the line, and concerns that file only: the splits of other files still load.
+ */
+export class DbBenchTaskFileError extends ConfigError {
+  readonly file: string;
+  /** 1-based; undefined when the file as a whole could not be read. */
+  readonly line: number | undefined;
+  constructor(options: { file: string; line?: number; message: string; cause?: unknown }) {
+    super({ message: options.message, field: 'data', ...(options.cause !== undefined ? { cause: options.cause } : {}) });
+    this.file = options.file;
+    this.line = options.line;
+  }
+}
+
+/** Reads a task file in the shipped AgentBench format. Any malformed line is a DbBenchTaskFileError naming file:line. */
 export function loadDbBenchFile(file: string): DbBenchTask[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (cause) {
-    throw new ConfigError({ message: `Cannot read DBBench task file ${file}: ${(cause as Error).message}`, field: 'data', cause });
+    throw new DbBenchTaskFileError({ file, message: `Cannot read DBBench task file ${file}: ${(cause as Error).message}`, cause });
   }
   const tasks: DbBenchTask[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (line === '') continue;
+    const where = `${file}:${i + 1}`;
     let record: unknown;
     try {
       record = parseJsonKeepingFloats(line);
     } catch (cause) {
-      throw new ConfigError({ message: `${file}:${i + 1}: not valid JSON (${(cause as Error).message}).`, field: 'data', cause });
+      throw new DbBenchTaskFileError({ file, line: i + 1, message: `${where}: not valid JSON (${(cause as Error).message}).`, cause });
     }
-    tasks.push(parseDbBenchRecord(record, tasks.length, `${file}:${i + 1}`));
+    try {
+      tasks.push(parseDbBenchRecord(record, tasks.length, where));
+    } catch (cause) {
+      if (!(cause instanceof ConfigError)) throw cause;
+      throw new DbBenchTaskFileError({ file, line: i + 1, message: cause.message, cause });
+    }
   }
   return tasks;
 }
 
 export function loadDbBenchSplit(dataDir: string, split: string): DbBenchTask[] {
   return loadDbBenchFile(dbBenchSplitPath(dataDir, split));
+}
+
+/**
+ * Loads several splits where each stands alone: a split whose file is unreadable or has a bad line is
+ * reported in `unreadable` (with its typed error) and the others still load. For readers that only need
+ * to know the tasks, such as the simulated target, which must not fail on a file the run does not play.
+ */
+export function loadReadableDbBenchSplits<S extends string>(dataDir: string, splits: readonly S[]): { loaded: { split: S; tasks: DbBenchTask[] }[]; unreadable: { split: S; error: DbBenchTaskFileError }[] } {
+  const loaded: { split: S; tasks: DbBenchTask[] }[] = [];
+  const unreadable: { split: S; error: DbBenchTaskFileError }[] = [];
+  for (const split of splits) {
+    try {
+      loaded.push({ split, tasks: loadDbBenchSplit(dataDir, split) });
+    } catch (error) {
+      if (!(error instanceof DbBenchTaskFileError)) throw error;
+      unreadable.push({ split, error });
+    }
+  }
+  return { loaded, unreadable };
 }
 
 const FLOAT_MARK = '\u0000float:';

@@ -185,7 +185,7 @@ if (!DSN) {
       const other = await backend.openEpisode(table);
       const name = await other.execute('SELECT DATABASE()');
       const database = name.kind === 'rows' ? name.rows[0]?.[0] : undefined;
-      expect(database).toMatch(/^dbbench_[0-9a-f_]+$/);
+      expect(database).toMatch(/^dbbench_[0-9a-z]{10}_[0-9a-z]+$/);
       await other.dispose();
       expect(await session.execute(`SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '${String(database)}'`)).toEqual({
         kind: 'rows',

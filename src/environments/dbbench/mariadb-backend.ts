@@ -1,27 +1,36 @@
-import { randomUUID } from 'node:crypto';
-
 import { createConnection, createPool } from 'mysql2/promise';
-import type { Connection, ConnectionOptions, FieldPacket, Pool, QueryResult } from 'mysql2/promise';
-import type { TypeCast } from 'mysql2';
+import type { Connection, ConnectionOptions, Pool } from 'mysql2/promise';
 
 import { ConfigError, InternalError } from '../../episode/index.js';
-import type { DbBackend, DbSession, PyValue, SqlOutcome } from './backend.js';
+import type { DbBackend, DbSession } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
+import {
+  createEpisodeAccount,
+  dropEpisodeAccount,
+  ensureRegistry,
+  MariaDbRunLease,
+  removeLeftovers,
+  REGISTRY_DATABASE,
+  type EpisodeAccount,
+  type LeftoverReport,
+} from './mariadb-accounts.js';
+import { MariaDbSession, type MariaDbSessionHost } from './mariadb-session.js';
+import { errorText, formatConnectorError, quoteIdentifier } from './mariadb-values.js';
 import { pythonStr } from './python-repr.js';
+
+export { formatConnectorError, quoteIdentifier } from './mariadb-values.js';
 
 /** AgentBench's per-statement limit (`asyncio.wait_for(..., 60)`). */
 export const DEFAULT_SQL_TIMEOUT_MS = 60_000;
 /** MySQL's default `group_concat_max_len`; MariaDB's default is 1 MiB, so the hash sets it explicitly. */
 const MYSQL_GROUP_CONCAT_MAX_LEN = 1024;
-/** After `KILL QUERY`, how long a statement may take to stop before its connection is killed. */
-const KILL_GRACE_MS = 5_000;
 
 export interface MariaDbBackendOptions {
   /** `mysql://user:password@host:port` (or `mariadb://`), e.g. what `scripts/mariadb.sh start` prints. */
   dsn: string;
   /** Default per-statement limit; `openEpisode` may override it. Default 60 s. */
   sqlTimeoutMs?: number;
-  /** Administrative connections (create/drop database, hashing, killing runaway queries). Default 4. */
+  /** Administrative connections (create/drop databases and accounts, hashing). Default 4. */
   poolSize?: number;
   /** TCP connect timeout. Default 10 s. */
   connectTimeoutMs?: number;
@@ -105,87 +114,127 @@ export async function createMariaDbBackend(options: MariaDbBackendOptions): Prom
       cause,
     });
   }
-  return new MariaDbBackend(pool, connection, sqlTimeoutMs);
+  let lease: MariaDbRunLease | undefined;
+  let probe: EpisodeAccount | undefined;
+  let leftovers: LeftoverReport;
+  try {
+    lease = await MariaDbRunLease.acquire(connection);
+    await ensureRegistry(pool);
+    leftovers = await removeLeftovers(pool, lease);
+    // Fails early, with the rights to grant, when the account cannot create episode accounts.
+    probe = { ...lease.nextAccount(), name: `dbbench_${lease.tag}_probe` };
+    await createEpisodeAccount(pool, lease, probe);
+    await dropEpisodeAccount(pool, probe.name, [probe.host]);
+  } catch (cause) {
+    if (probe) await dropEpisodeAccount(pool, probe.name, [probe.host]).catch(() => undefined);
+    await lease?.release();
+    await pool.end().catch(() => undefined);
+    throw new ConfigError({
+      message:
+        `The MariaDB account '${dsn.user}' cannot manage per-episode databases and accounts: ${errorText(cause)}. ` +
+        `It needs ALL PRIVILEGES ON \`dbbench\\_%\`.* WITH GRANT OPTION and CREATE USER ON *.* (scripts/mariadb.sh start grants both).`,
+      field: 'dsn',
+      cause,
+    });
+  }
+  return new MariaDbBackend(pool, connection, sqlTimeoutMs, lease, leftovers);
 }
 
 /**
- * DbBackend over mysql2, set up as AgentBench FC sets up MySQL: one fresh database
- * `dbbench_<uuid>` per episode, the task table with every column TEXT, rows inserted with parameter
- * binding as Python's `str(cell)`, then one dedicated connection per episode in which every
- * statement is followed by a COMMIT. Sessions run with `sql_mode=''` (non-strict).
+ * DbBackend over mysql2, set up as AgentBench FC sets up MySQL: one fresh database per episode, the task
+ * table with every column TEXT, rows inserted with parameter binding as Python's `str(cell)`, then one
+ * dedicated connection per episode in which every statement is followed by a COMMIT. Sessions run with
+ * `sql_mode=''` (non-strict).
+ *
+ * Isolation (see `mariadb-accounts.ts`): each episode connects as an account of its own that has rights
+ * on its own database only, so it cannot list, read or drop another episode's database (of this run or
+ * another), nor reach `mysql.*`. The account and database are dropped when the episode ends and, for the
+ * whole run, in `close()`; what a crashed run left is dropped by the next start.
  */
-export class MariaDbBackend implements DbBackend {
+export class MariaDbBackend implements DbBackend, MariaDbSessionHost {
   readonly name = 'mariadb' as const;
+  /** What the start removed of runs that are gone. */
+  readonly leftovers: LeftoverReport;
   readonly #pool: Pool;
   readonly #connection: ConnectionOptions;
   readonly #sqlTimeoutMs: number;
+  readonly #lease: MariaDbRunLease;
   readonly #open = new Set<MariaDbSession>();
   #closed = false;
 
-  constructor(pool: Pool, connection: ConnectionOptions, sqlTimeoutMs: number) {
+  constructor(pool: Pool, connection: ConnectionOptions, sqlTimeoutMs: number, lease: MariaDbRunLease, leftovers: LeftoverReport) {
     this.#pool = pool;
     this.#connection = connection;
     this.#sqlTimeoutMs = sqlTimeoutMs;
+    this.#lease = lease;
+    this.leftovers = leftovers;
+  }
+
+  /** The run's tag: every database and account of this run is named `dbbench_<tag>_<n>`. */
+  get runTag(): string {
+    return this.#lease.tag;
   }
 
   async openEpisode(table: DbTable, options?: { sqlTimeoutMs?: number }): Promise<DbSession> {
     if (this.#closed) throw new InternalError({ message: 'MariaDbBackend.openEpisode called after close().' });
-    const database = `dbbench_${randomUUID().replaceAll('-', '_')}`;
+    const account = this.#lease.nextAccount();
     let conn: Connection | undefined;
+    let setupError: string | null = null;
     try {
-      await this.#pool.query(`CREATE DATABASE ${quoteIdentifier(database)} CHARACTER SET utf8mb4`);
-      conn = await this.connectTo(database);
-      const name = quoteIdentifier(table.name);
-      const columns = table.columns.map(quoteIdentifier);
-      await conn.query(`CREATE TABLE IF NOT EXISTS ${name} (${columns.map((c) => `${c} TEXT`).join(', ')})`);
-      if (table.rows.length > 0) {
-        const tuple = `(${table.columns.map(() => '?').join(', ')})`;
-        const values = table.rows.flatMap((row) => row.map(pythonStr));
-        await conn.query(`INSERT INTO ${name} (${columns.join(', ')}) VALUES ${table.rows.map(() => tuple).join(', ')}`, values);
-      }
-      await conn.query('COMMIT');
+      await createEpisodeAccount(this.#pool, this.#lease, account);
+      conn = await this.connectAs(account);
+      setupError = await loadTable(conn, table);
     } catch (cause) {
       conn?.destroy();
-      await this.dropDatabase(database);
+      await dropEpisodeAccount(this.#pool, account.name, [account.host]).catch(() => undefined);
       throw new ConfigError({
         message: `Cannot load DBBench table '${table.name}' into MariaDB: ${errorText(cause)}`,
         field: 'data',
         cause,
       });
     }
-    const session = new MariaDbSession(this, database, table, conn, options?.sqlTimeoutMs ?? this.#sqlTimeoutMs);
+    const session = new MariaDbSession({ host: this, account, table, conn, timeoutMs: options?.sqlTimeoutMs ?? this.#sqlTimeoutMs, setupError });
     this.#open.add(session);
     return session;
   }
 
+  /** Ends every open episode, drops whatever of this run is left, and gives up the run lock. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.all([...this.#open].map((s) => s.dispose()));
+    const [rows] = await this.#pool
+      .query({ sql: `SELECT name, host FROM ${quoteIdentifier(REGISTRY_DATABASE)}.episodes WHERE run = ?`, values: [this.#lease.tag], rowsAsArray: true })
+      .catch(() => [[]] as [unknown[][]]);
+    for (const [name, host] of rows as string[][]) await dropEpisodeAccount(this.#pool, name!, [host!]).catch(() => undefined);
+    await this.#lease.release();
     await this.#pool.end();
   }
 
   // The methods below serve the sessions; they are not part of the DbBackend contract.
 
-  /** A new session connection with the episode's settings. */
-  async connectTo(database: string): Promise<Connection> {
-    const conn = await createConnection({ ...this.#connection, database });
+  async connectAs(account: EpisodeAccount): Promise<Connection> {
+    const conn = await createConnection({ ...this.#connection, user: account.name, password: account.password, database: account.name });
     conn.on('error', () => undefined); // a dropped idle connection is noticed on the next statement
     await conn.query(`SET SESSION sql_mode = '', autocommit = 1, group_concat_max_len = ${MYSQL_GROUP_CONCAT_MAX_LEN}`);
     return conn;
   }
 
-  /** Asks the server to stop a statement (`QUERY`) or to drop the whole connection (`CONNECTION`). */
-  async kill(threadId: number, what: 'QUERY' | 'CONNECTION'): Promise<void> {
-    await this.#pool.query(`KILL ${what} ${Math.trunc(threadId)}`).catch(() => undefined);
+  async killAs(account: EpisodeAccount, threadId: number, what: 'QUERY' | 'CONNECTION'): Promise<void> {
+    let conn: Connection | undefined;
+    try {
+      conn = await createConnection({ ...this.#connection, user: account.name, password: account.password });
+      await conn.query(`KILL ${what} ${Math.trunc(threadId)}`);
+    } catch {
+      // The thread may have ended on its own, or the account is already gone.
+    } finally {
+      await conn?.end().catch(() => conn?.destroy());
+    }
   }
 
-  async dropDatabase(database: string): Promise<void> {
-    await this.#pool.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)}`).catch(() => undefined);
-  }
-
-  forget(session: MariaDbSession): void {
+  async release(session: MariaDbSession, account: EpisodeAccount): Promise<void> {
     this.#open.delete(session);
+    await dropEpisodeAccount(this.#pool, account.name, [account.host]).catch(() => undefined);
   }
 
   /**
@@ -224,227 +273,33 @@ export class MariaDbBackend implements DbBackend {
   }
 }
 
-class MariaDbSession implements DbSession {
-  readonly #backend: MariaDbBackend;
-  readonly #database: string;
-  readonly #table: DbTable;
-  readonly #timeoutMs: number;
-  #conn: Connection | null;
-  #disposed = false;
-
-  constructor(backend: MariaDbBackend, database: string, table: DbTable, conn: Connection, timeoutMs: number) {
-    this.#backend = backend;
-    this.#database = database;
-    this.#table = table;
-    this.#conn = conn;
-    this.#timeoutMs = timeoutMs;
-  }
-
-  async execute(sql: string): Promise<SqlOutcome> {
-    if (this.#disposed) throw new InternalError({ message: 'DbSession.execute called after dispose().' });
-    let conn: Connection;
-    try {
-      conn = await this.#connection();
-    } catch (cause) {
-      return { kind: 'error', message: formatConnectorError(cause) };
-    }
-    const threadId = conn.threadId;
-    let timedOut = false;
-    let killing: Promise<void> | undefined;
-    let deadline: NodeJS.Timeout | undefined;
-    let grace: NodeJS.Timeout | undefined;
-    const running = conn.query({ sql, rowsAsArray: true, typeCast: castValue }).then(
-      ([result, fields]) => ({ ok: true as const, result, fields }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const stuck = new Promise<'stuck'>((resolve) => {
-      deadline = setTimeout(() => {
-        timedOut = true;
-        killing = this.#backend.kill(threadId, 'QUERY');
-        grace = setTimeout(() => resolve('stuck'), KILL_GRACE_MS);
-      }, this.#timeoutMs);
-    });
-    try {
-      const settled = await Promise.race([running, stuck]);
-      if (settled === 'stuck') {
-        // KILL QUERY did not stop it: kill the connection; the next statement reconnects.
-        this.#conn = null;
-        await this.#backend.kill(threadId, 'CONNECTION');
-        conn.destroy();
-        return { kind: 'timeout' };
-      }
-      if (timedOut) {
-        await killing;
-        return { kind: 'timeout' };
-      }
-      if (!settled.ok) {
-        if (isFatal(settled.error)) {
-          this.#conn = null;
-          conn.destroy();
-        }
-        return { kind: 'error', message: formatConnectorError(settled.error) };
-      }
-      await conn.query('COMMIT');
-      return { kind: 'rows', rows: firstRowSet(settled.result, settled.fields) };
-    } catch (error) {
-      // Only the COMMIT can land here.
-      if (isFatal(error)) {
-        this.#conn = null;
-        conn.destroy();
-      }
-      return { kind: 'error', message: formatConnectorError(error) };
-    } finally {
-      clearTimeout(deadline);
-      clearTimeout(grace);
-    }
-  }
-
-  async tableHash(): Promise<string | null> {
-    if (this.#disposed) throw new InternalError({ message: 'DbSession.tableHash called after dispose().' });
-    return this.#backend.hashTables(this.#database, [this.#table]);
-  }
-
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    this.#backend.forget(this);
-    const conn = this.#conn;
-    this.#conn = null;
-    if (conn) {
-      await this.#backend.kill(conn.threadId, 'CONNECTION');
-      conn.destroy();
-    }
-    await this.#backend.dropDatabase(this.#database);
-  }
-
-  async #connection(): Promise<Connection> {
-    if (this.#conn === null) this.#conn = await this.#backend.connectTo(this.#database);
-    return this.#conn;
-  }
-}
-
-/** Backtick-quotes an identifier (names here hold spaces, `/`, `#`, parentheses and unicode). */
-export function quoteIdentifier(name: string): string {
-  return `\`${name.replaceAll('`', '``')}\``;
-}
-
 /**
- * A connector error as mysql-connector-python prints it: `NNNN (SQLSTATE): message`, or
- * `NNNN: message` without a SQLSTATE. MariaDB's "MariaDB server version" in syntax errors is
- * reworded to MySQL's "MySQL server version" so the agent sees the reference text.
+ * Creates and fills the task table as AgentBench's loader does: `CREATE TABLE IF NOT EXISTS` with TEXT
+ * columns, then one multi-row INSERT in which each row has as many values as it has cells. When the
+ * server refuses either (an empty or duplicate column name, a row with too few cells), that error is
+ * returned, as the SQLite backend reports it: the task cannot be played on MySQL either. Other failures
+ * (the connection) are thrown.
  */
-export function formatConnectorError(error: unknown): string {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as {
-    errno?: unknown;
-    sqlState?: unknown;
-    sqlMessage?: unknown;
-    fatal?: unknown;
-  };
-  if (typeof e.errno === 'number' && e.errno > 0 && typeof e.sqlMessage === 'string') {
-    const message = e.sqlMessage.replace('your MariaDB server version', 'your MySQL server version');
-    return typeof e.sqlState === 'string' && e.sqlState !== '' ? `${e.errno} (${e.sqlState}): ${message}` : `${e.errno}: ${message}`;
+async function loadTable(conn: Connection, table: DbTable): Promise<string | null> {
+  const name = quoteIdentifier(table.name);
+  const columns = table.columns.map(quoteIdentifier);
+  try {
+    await conn.query(`CREATE TABLE IF NOT EXISTS ${name} (${columns.map((c) => `${c} TEXT`).join(', ')})`);
+    if (table.rows.length > 0) {
+      const tuples = table.rows.map((row) => `(${row.map(() => '?').join(', ')})`);
+      const values = table.rows.flatMap((row) => row.map(pythonStr));
+      await conn.query(`INSERT INTO ${name} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+    }
+    await conn.query('COMMIT');
+    return null;
+  } catch (cause) {
+    if (isServerRefusal(cause)) return formatConnectorError(cause);
+    throw cause;
   }
-  if (e.fatal === true) return '2013 (HY000): Lost connection to MySQL server during query';
-  return errorText(error);
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isFatal(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { fatal?: unknown }).fatal === true;
-}
-
-/** The first result set as rows (FC fetches only that one); DML and other statements give `[]`. */
-function firstRowSet(result: QueryResult, fields: FieldPacket[] | FieldPacket[][] | undefined): PyValue[][] {
-  if (!Array.isArray(result)) return [];
-  const nested = Array.isArray(fields) && fields.length > 0 && Array.isArray(fields[0]);
-  if (nested) {
-    const first = result.find((r) => Array.isArray(r));
-    return (first ?? []) as PyValue[][];
-  }
-  return result as unknown as PyValue[][];
-}
-
-/**
- * What the Python connector makes of each column type: integers (and YEAR, BIT) → int, FLOAT/DOUBLE →
- * float, DECIMAL → Decimal, DATE → date, DATETIME/TIMESTAMP → datetime, TIME → timedelta, binary
- * strings → bytes (here as a latin1 string, one character per byte), other strings → str, NULL → None.
- * Values are read from the raw text the server sends, so nothing is rounded on the way.
- * Invalid dates such as `0000-00-00` become None, as the connector returns them.
- */
-const castValue: TypeCast = (field, next) => {
-  switch (field.type) {
-    case 'TINY':
-    case 'SHORT':
-    case 'LONG':
-    case 'INT24':
-    case 'LONGLONG':
-    case 'YEAR': {
-      const text = field.string('ascii');
-      return text === null ? null : { type: 'int', value: text };
-    }
-    case 'BIT': {
-      const bytes = field.buffer();
-      if (bytes === null) return null;
-      let n = 0n;
-      for (const b of bytes) n = (n << 8n) | BigInt(b);
-      return { type: 'int', value: n.toString() };
-    }
-    case 'FLOAT':
-    case 'DOUBLE': {
-      const text = field.string('ascii');
-      return text === null ? null : { type: 'float', value: Number(text) };
-    }
-    case 'DECIMAL':
-    case 'NEWDECIMAL': {
-      const text = field.string('ascii');
-      return text === null ? null : { type: 'decimal', value: text };
-    }
-    case 'DATE':
-    case 'NEWDATE': {
-      const text = field.string('ascii');
-      return text === null || !isValidDate(text) ? null : { type: 'date', value: text };
-    }
-    case 'DATETIME':
-    case 'DATETIME2':
-    case 'TIMESTAMP':
-    case 'TIMESTAMP2': {
-      const text = field.string('ascii');
-      return text === null || !isValidDate(text) ? null : { type: 'datetime', value: text };
-    }
-    case 'TIME':
-    case 'TIME2': {
-      const text = field.string('ascii');
-      return text === null ? null : { type: 'timedelta', value: text };
-    }
-    case 'NULL':
-      field.string();
-      return null;
-    case 'GEOMETRY': {
-      const bytes = field.buffer();
-      return bytes === null ? null : { type: 'bytes', value: bytes.toString('latin1') };
-    }
-    case 'JSON':
-      return field.string('utf8');
-    default: {
-      if (field.extendedFormat === 'json') return field.string('utf8');
-      // `next` honours the column's character set: a Buffer for binary strings, else a string.
-      const value = next() as unknown;
-      if (value === null || value === undefined) return null;
-      if (Buffer.isBuffer(value)) return { type: 'bytes', value: value.toString('latin1') };
-      return String(value);
-    }
-  }
-};
-
-function isValidDate(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
-  return day <= days;
+/** An error the server answered with (it has an errno and SQLSTATE), as opposed to a lost connection. */
+function isServerRefusal(error: unknown): boolean {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { errno?: unknown; sqlState?: unknown; fatal?: unknown };
+  return typeof e.errno === 'number' && e.errno > 0 && typeof e.sqlState === 'string' && e.fatal !== true;
 }

@@ -8,8 +8,8 @@ import { mysqlTableHash } from './table-hash.js';
 const MEDALS: DbTable = { name: 'Medals', columns: ['Nation', 'Gold'], rows: [['Norway', 3], ['Sweden', '1']] };
 const CITIES: DbTable = { name: 'Cities', columns: ['City'], rows: [['Oslo']] };
 
-describe('createSqliteBackend worker pool', () => {
-  it('hosts sequential episodes in one warm thread and carries nothing over', async () => {
+describe('createSqliteBackend process pool', () => {
+  it('hosts sequential episodes in one warm process and carries nothing over', async () => {
     const backend = createSqliteBackend({ databaseName: (t) => t.name.toLowerCase() });
     try {
       const first = await backend.openEpisode(MEDALS);
@@ -36,7 +36,7 @@ describe('createSqliteBackend worker pool', () => {
       expect(await second.tableHash()).toBe(mysqlTableHash([['Norway', '3'], ['Sweden', '1']]));
       await second.dispose();
 
-      // Another task's table and database name in the same thread.
+      // Another task's table and database name in the same process.
       const third = await backend.openEpisode(CITIES);
       expect(formatSqlOutcome(await third.execute('SELECT DATABASE(), COUNT(*) FROM Cities'))).toBe("[('cities', 1)]");
       expect(formatSqlOutcome(await third.execute('SELECT * FROM Medals'))).toBe("1146 (42S02): Table 'cities.Medals' doesn't exist");
@@ -47,7 +47,7 @@ describe('createSqliteBackend worker pool', () => {
     }
   });
 
-  it('gives episodes open at the same time a thread each, and keeps at most workerPoolSize idle', async () => {
+  it('gives episodes open at the same time a process each, and keeps at most workerPoolSize idle', async () => {
     const backend = createSqliteBackend({ workerPoolSize: 1 });
     try {
       const sessions = await Promise.all([backend.openEpisode(MEDALS), backend.openEpisode(MEDALS), backend.openEpisode(MEDALS)]);
@@ -64,7 +64,7 @@ describe('createSqliteBackend worker pool', () => {
     }
   });
 
-  it('replaces a killed thread and keeps serving episodes', async () => {
+  it('replaces a killed process and keeps serving episodes', async () => {
     const backend = createSqliteBackend({ workerPoolSize: 2 });
     try {
       const session = await backend.openEpisode(MEDALS, { sqlTimeoutMs: 200 });
@@ -84,7 +84,7 @@ describe('createSqliteBackend worker pool', () => {
     }
   });
 
-  it('reports setupError from a pooled thread, which then serves the next episode', async () => {
+  it('reports setupError from a pooled process, which then serves the next episode', async () => {
     const backend = createSqliteBackend();
     try {
       const broken = (await backend.openEpisode({ name: 't', columns: ['Score', 'Score'], rows: [['1', '2']] })) as SqliteSession;
@@ -101,8 +101,9 @@ describe('createSqliteBackend worker pool', () => {
     }
   });
 
-  it('fails openEpisode with the engine error for a table that cannot be loaded, and keeps the thread', async () => {
-    const unloadable: DbTable = { name: 't', columns: ['a', 'b'], rows: [['1']] };
+  it('fails openEpisode with the engine error for a table that cannot be loaded, and keeps the process', async () => {
+    // A NUL inside the table name breaks SQLite's own CREATE TABLE.
+    const unloadable: DbTable = { name: 't\u0000x', columns: ['a'], rows: [['1']] };
     const inline = createSqliteBackend({ isolation: 'inline' });
     const inlineError = await inline.openEpisode(unloadable).then(
       () => null,
@@ -123,7 +124,7 @@ describe('createSqliteBackend worker pool', () => {
     }
   });
 
-  it('returns the thread once however often dispose() is called', async () => {
+  it('returns the process once however often dispose() is called', async () => {
     const backend = createSqliteBackend();
     try {
       const session = await backend.openEpisode(MEDALS);
@@ -140,7 +141,7 @@ describe('createSqliteBackend worker pool', () => {
     }
   });
 
-  it('close() disposes open sessions and terminates every thread', async () => {
+  it('close() disposes open sessions and terminates every process', async () => {
     const backend = createSqliteBackend();
     const open = await backend.openEpisode(MEDALS);
     const other = await backend.openEpisode(MEDALS);

@@ -8,7 +8,7 @@ import { mysqlTableHash } from './table-hash.js';
 const TABLE: DbTable = { name: 'Medals', columns: ['Nation', 'Gold'], rows: [['Norway', 3], ['Sweden', '1']] };
 
 describe('createSqliteBackend', () => {
-  it('loads cells as Python str() and answers in MySQL shapes (worker isolation)', async () => {
+  it('loads cells as Python str() and answers in MySQL shapes (process isolation)', async () => {
     const backend = createSqliteBackend({ databaseName: (t) => t.name.toLowerCase() });
     try {
       const session = await backend.openEpisode(TABLE);
@@ -34,7 +34,7 @@ describe('createSqliteBackend', () => {
     await expect(backend.openEpisode(TABLE)).rejects.toThrow(/close/);
   });
 
-  it('reports a timeout and keeps the data when a statement is cancelled (worker)', async () => {
+  it('reports a timeout and keeps the data when a statement is cancelled (process)', async () => {
     const backend = createSqliteBackend({ sqlTimeoutMs: 300 });
     try {
       const session = await backend.openEpisode(TABLE);
@@ -47,7 +47,7 @@ describe('createSqliteBackend', () => {
     }
   });
 
-  it('kills a worker that cannot cancel itself and restores the last snapshot', async () => {
+  it('kills a process that cannot cancel itself and restores the last snapshot', async () => {
     const backend = createSqliteBackend();
     try {
       const session = await backend.openEpisode(TABLE, { sqlTimeoutMs: 200 });
@@ -66,6 +66,9 @@ describe('createSqliteBackend', () => {
     const session = (await backend.openEpisode({ name: 't', columns: ['Score', 'Score'], rows: [['1', '2']] })) as SqliteSession;
     expect(session.setupError).toBe("1060 (42S21): Duplicate column name 'Score'");
     expect(formatSqlOutcome(await session.execute('SELECT * FROM t'))).toBe("1146 (42S02): Table 'dbbench.t' doesn't exist");
+    // The loader's multi-row INSERT fails as a whole at the first row with too few or too many cells.
+    const short = (await backend.openEpisode({ name: 't', columns: ['a', 'b'], rows: [['1', '2'], ['3'], ['4', '5', '6']] })) as SqliteSession;
+    expect(short.setupError).toBe("1136 (21S01): Column count doesn't match value count at row 2");
     await backend.close();
   });
 });

@@ -4,11 +4,12 @@ import type { DbTable } from './dbbench-task.js';
 import { SqliteEngine } from './sqlite-engine.js';
 import { SqliteWorkerPool, type SqliteWorkerPoolInfo } from './sqlite-worker-pool.js';
 import { SqliteWorkerSession } from './sqlite-worker-session.js';
+import { resolveSqliteLimits, type SqliteLimits } from './sqlite-limits.js';
 
 /** The FC harness gives each statement 60 s (`asyncio.wait_for(…, 60)`). */
 export const DEFAULT_SQL_TIMEOUT_MS = 60_000;
 
-/** Warm worker threads kept per backend by default: enough for the usual batch concurrency of 8. */
+/** Warm database processes kept per backend by default: enough for the usual batch concurrency of 8. */
 export const DEFAULT_WORKER_POOL_SIZE = 8;
 
 /**
@@ -18,34 +19,37 @@ export const DEFAULT_WORKER_POOL_SIZE = 8;
  * nor `sqlite3_interrupt`. The rewriter therefore puts a `mysql_tick()` call in every SELECT/UPDATE/DELETE
  * WHERE clause; it runs once per candidate row and throws once the statement's deadline has passed, which
  * aborts the statement (SQLite undoes its changes) and yields `{ kind: 'timeout' }`. That covers scans,
- * cross joins and runaway recursive CTEs, in both modes:
- * - `isolation: 'worker'` (default): each episode's database lives in a worker thread of its own for the
- *   episode's lifetime. Threads are pooled: once an episode is disposed, its thread closes the database
- *   and waits, warm, for the next episode (which gets a new database, so nothing carries over). If a
- *   statement does not stop itself within 2 s after the deadline (e.g. one huge regular expression), the
- *   thread is terminated, the agent gets a timeout, and the database is rebuilt in another thread from
- *   the snapshot taken after the last statement that changed it, so the killed statement has no effect.
- * - `isolation: 'inline'`: the database lives in the calling thread (fast; tests and gold replays). A
- *   statement the tick cannot stop runs to completion; if it took longer than the timeout it is reported
- *   as a timeout and its changes are kept, which is what MySQL does when the client stops waiting.
- *
- * DDL and statements passed through without rewriting carry no tick.
+ * cross joins and runaway recursive CTEs. DDL and statements passed through without rewriting carry no
+ * tick; they are covered by the process isolation below.
+ * - `isolation: 'process'` (default): each episode's database lives in a child process of its own for the
+ *   episode's lifetime, under the ceilings of `sqlite-limits.ts` (database size, resident memory, V8 heap).
+ *   Processes are pooled: once an episode is disposed, its process closes the database and waits, warm,
+ *   for the next episode (which gets a new database, so nothing carries over). If a statement does not
+ *   stop itself within 2 s after the deadline (e.g. DDL, or one huge regular expression), the process is
+ *   killed, the agent gets a timeout, and the database is rebuilt in another process from the snapshot
+ *   taken after the last statement that changed it, so the killed statement has no effect. A process that
+ *   passes its memory ceiling is killed by its own watchdog and replaced the same way; the agent gets
+ *   MySQL's `1041 Out of memory`.
+ * - `isolation: 'inline'`: the database lives in the calling thread (fast; tests and trusted gold SQL).
+ *   Only the database-size cap applies. A statement the tick cannot stop runs to completion; if it took
+ *   longer than the timeout it is reported as a timeout and its changes are kept, which is what MySQL
+ *   does when the client stops waiting. Never use it for agent SQL.
  */
-export interface SqliteBackendOptions {
-  isolation?: 'worker' | 'inline';
+export interface SqliteBackendOptions extends Partial<SqliteLimits> {
+  isolation?: 'process' | 'inline';
   /** Name reported by `SELECT DATABASE()` and in error messages; a function receives the task table. Default `dbbench`. */
   databaseName?: string | ((table: DbTable) => string);
   /** Per-statement timeout when `openEpisode` does not give one. Default 60 s. */
   sqlTimeoutMs?: number;
   /**
-   * `isolation: 'worker'` only: how many idle worker threads are kept warm for the next episodes. The
-   * pool still grows past this while more episodes are open at once; those extra threads end when
+   * `isolation: 'process'` only: how many idle database processes are kept warm for the next episodes.
+   * The pool still grows past this while more episodes are open at once; those extra processes end when
    * demand drops. Default {@link DEFAULT_WORKER_POOL_SIZE}.
    */
   workerPoolSize?: number;
 }
 
-/** The SQLite backend, plus the counters of its worker-thread pool (all zero with `isolation: 'inline'`). */
+/** The SQLite backend, plus the counters of its process pool (all zero with `isolation: 'inline'`). */
 export interface SqliteBackend extends DbBackend {
   workers(): SqliteWorkerPoolInfo;
 }
@@ -63,9 +67,10 @@ class InlineSession implements SqliteSession {
     table: DbTable,
     databaseName: string,
     private readonly timeoutMs: number,
+    maxDatabaseBytes: number,
     private readonly onDispose: () => void,
   ) {
-    this.#engine = new SqliteEngine(table, { databaseName });
+    this.#engine = new SqliteEngine(table, { databaseName, maxDatabaseBytes });
     this.setupError = this.#engine.setupError;
   }
 
@@ -95,15 +100,16 @@ class InlineSession implements SqliteSession {
  * The default DBBench backend: embedded SQLite (better-sqlite3) with the MySQL compatibility layer of
  * `mysql-compat/`. Every episode gets a fresh in-memory database holding the task table, all columns
  * TEXT, cells inserted as Python `str()` of the JSON values (the FC loader's `str(col)`). `close()`
- * disposes the open sessions and terminates the worker threads.
+ * disposes the open sessions and terminates the database processes.
  */
 export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteBackend {
-  const isolation = options.isolation ?? 'worker';
+  const isolation = options.isolation ?? 'process';
+  const limits = resolveSqliteLimits(options);
   const poolSize = options.workerPoolSize ?? DEFAULT_WORKER_POOL_SIZE;
   if (!Number.isInteger(poolSize) || poolSize < 0) {
     throw new ConfigError({ message: `workerPoolSize must be a non-negative integer, got ${poolSize}.`, field: 'workerPoolSize' });
   }
-  const pool = new SqliteWorkerPool({ maxIdle: poolSize });
+  const pool = new SqliteWorkerPool({ maxIdle: poolSize, limits });
   const nameFor = (table: DbTable): string =>
     typeof options.databaseName === 'function' ? options.databaseName(table) : (options.databaseName ?? 'dbbench');
   const sessions = new Set<SqliteSession>();
@@ -118,7 +124,7 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
         sessions.delete(session);
       };
       if (isolation === 'inline') {
-        session = new InlineSession(table, nameFor(table), timeoutMs, forget);
+        session = new InlineSession(table, nameFor(table), timeoutMs, limits.databaseLimitMb * 1024 * 1024, forget);
       } else {
         const worker = new SqliteWorkerSession({ pool, table, databaseName: nameFor(table), timeoutMs, onDispose: forget });
         session = worker;

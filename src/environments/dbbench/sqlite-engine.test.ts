@@ -260,3 +260,17 @@ describe('setup and cancellation', () => {
     expect(formatSqlOutcome(e.execute("SELECT COUNT(*) FROM Airports WHERE City = 'gone'"))).toBe('[(0,)]');
   });
 });
+
+describe('database size cap', () => {
+  it('fails a statement that would grow the database past maxDatabaseBytes as MySQL 1114, undoing it', () => {
+    const e = new SqliteEngine(AIRPORTS, { maxDatabaseBytes: 1024 * 1024 });
+    const grow = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT '${'x'.repeat(200)}' FROM c`;
+    expect(formatSqlOutcome(e.execute(`CREATE TABLE big AS ${grow}`))).toBe("1114 (HY000): The table 'big' is full");
+    expect(formatSqlOutcome(e.execute('CREATE TABLE notes (v TEXT)'))).toBe('[]');
+    expect(formatSqlOutcome(e.execute(`INSERT INTO dbbench.notes ${grow}`))).toBe("1114 (HY000): The table 'notes' is full");
+    expect(formatSqlOutcome(e.execute("UPDATE IGNORE `Airports` SET City = REPEAT('y', 400000)"))).toBe("1114 (HY000): The table 'Airports' is full");
+    expect(formatSqlOutcome(e.execute('SELECT COUNT(*), MAX(LENGTH(City)) FROM Airports'))).toBe('[(4, 11)]');
+    expect(formatSqlOutcome(e.execute('SELECT COUNT(*) FROM notes'))).toBe('[(0,)]');
+    e.close();
+  });
+});

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { PyValue, SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
 import { readCatalog, type Catalog } from './mysql-compat/catalog.js';
-import { mapSqliteError, MysqlError, syntaxError } from './mysql-compat/errors.js';
+import { mapSqliteError, MysqlError, mysqlErrors, syntaxError } from './mysql-compat/errors.js';
 import { registerGroupConcat, registerMysqlFunctions } from './mysql-compat/functions.js';
 import { answerIntrospection } from './mysql-compat/introspection.js';
 import { mysqlNumberText } from './mysql-compat/mysql-values.js';
@@ -24,7 +24,14 @@ export interface SqliteEngineOptions {
   databaseName?: string;
   /** A `serialize()` image to start from instead of loading the task table (used after a timeout). */
   image?: Buffer;
+  /**
+   * Largest size of the main database and, separately, of the temp database (`max_page_count`); a
+   * statement that would grow one past it fails as MySQL's `1114 The table '…' is full`. Default 64 MiB.
+   */
+  maxDatabaseBytes?: number;
 }
+
+const DEFAULT_MAX_DATABASE_BYTES = 64 * 1024 * 1024;
 
 /** Thrown by the per-row tick when the statement's deadline has passed. */
 class StatementTimeout extends Error {
@@ -33,7 +40,7 @@ class StatementTimeout extends Error {
   }
 }
 
-/** Why MySQL would refuse to create the task table, or null when it can be created. */
+/** Why MySQL would refuse to create or fill the task table, or null when it can be loaded. */
 function tableDefinitionError(table: DbTable): MysqlError | null {
   if (table.name === '' || table.name.endsWith(' ')) return new MysqlError(1103, '42000', `Incorrect table name '${table.name}'`);
   if (Array.from(table.name).length > 64) return new MysqlError(1059, '42000', `Identifier name '${table.name}' is too long`);
@@ -44,6 +51,10 @@ function tableDefinitionError(table: DbTable): MysqlError | null {
     if (seen.has(name.toLowerCase())) return new MysqlError(1060, '42S21', `Duplicate column name '${name}'`);
     seen.add(name.toLowerCase());
   }
+  // The loader's one multi-row INSERT gives each row as many values as it has cells; MySQL refuses the
+  // whole statement at the first row whose count differs from the column list.
+  const short = table.rows.findIndex((row) => row.length !== table.columns.length);
+  if (short >= 0 && table.columns.length > 0) return mysqlErrors.columnCount(short + 1);
   return null;
 }
 
@@ -71,6 +82,7 @@ export class SqliteEngine {
     this.table = table;
     this.database = options.databaseName ?? 'dbbench';
     this.db = options.image ? new Database(options.image) : new Database(':memory:');
+    this.limitStorage(options.maxDatabaseBytes ?? DEFAULT_MAX_DATABASE_BYTES);
     registerMysqlFunctions(this.db, {
       database: this.database,
       connectionId: 8,
@@ -90,6 +102,19 @@ export class SqliteEngine {
         this.db.close();
         throw error;
       }
+    }
+  }
+
+  /**
+   * Caps the database size so a statement that would grow it without end (`CREATE TABLE … AS` an endless
+   * recursive CTE) fails inside SQLite instead of eating the host's memory. Temporary tables, indices and
+   * sorts stay in memory (never on disk), where the database process's memory ceiling covers them.
+   */
+  private limitStorage(maxBytes: number): void {
+    this.db.pragma('temp_store = MEMORY');
+    for (const schema of ['main', 'temp']) {
+      const pageSize = this.db.pragma(`${schema}.page_size`, { simple: true }) as number;
+      this.db.pragma(`${schema}.max_page_count = ${Math.max(1, Math.floor(maxBytes / pageSize))}`);
     }
   }
 

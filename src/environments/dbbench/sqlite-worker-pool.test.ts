@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
+import { DEFAULT_SQLITE_LIMITS as limits } from './sqlite-limits.js';
 import { SqliteWorkerPool } from './sqlite-worker-pool.js';
 
 describe('SqliteWorkerPool', () => {
-  it('hands a released thread to a waiting acquire before a new one has started', async () => {
-    const pool = new SqliteWorkerPool({ maxIdle: 2, maxStarting: 1 });
+  it('hands a released process to a waiting acquire before a new one has started', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 2, maxStarting: 1, limits });
     try {
       const first = await pool.acquire();
       const waiting = pool.acquire();
@@ -16,29 +17,29 @@ describe('SqliteWorkerPool', () => {
     }
   });
 
-  it('starts at most maxStarting threads at once and serves every waiter', async () => {
-    const pool = new SqliteWorkerPool({ maxIdle: 0, maxStarting: 1 });
+  it('starts at most maxStarting processes at once and serves every waiter', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 0, maxStarting: 1, limits });
     try {
-      const threads = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
-      expect(new Set(threads).size).toBe(3);
+      const processes = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
+      expect(new Set(processes).size).toBe(3);
       expect(pool.info()).toEqual({ busy: 3, idle: 0, started: 3, killed: 0 });
-      await Promise.all(threads.map((t) => pool.release(t)));
+      await Promise.all(processes.map((t) => pool.release(t)));
       expect(pool.info()).toEqual({ busy: 0, idle: 0, started: 3, killed: 0 });
-      expect(threads.every((t) => !t.alive)).toBe(true);
+      expect(processes.every((t) => !t.alive)).toBe(true);
     } finally {
       await pool.close();
     }
   });
 
-  it('does not lend a discarded thread again', async () => {
-    const pool = new SqliteWorkerPool({ maxIdle: 2 });
+  it('does not lend a discarded process again', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 2, limits });
     try {
-      const thread = await pool.acquire();
-      pool.discard(thread);
-      expect(thread.alive).toBe(false);
-      await pool.release(thread);
+      const proc = await pool.acquire();
+      pool.discard(proc);
+      expect(proc.alive).toBe(false);
+      await pool.release(proc);
       const next = await pool.acquire();
-      expect(next).not.toBe(thread);
+      expect(next).not.toBe(proc);
       expect(pool.info()).toMatchObject({ busy: 1, idle: 0, started: 2, killed: 1 });
     } finally {
       await pool.close();
@@ -46,7 +47,7 @@ describe('SqliteWorkerPool', () => {
   });
 
   it('fails waiting and later acquires after close()', async () => {
-    const pool = new SqliteWorkerPool({ maxIdle: 1, maxStarting: 1 });
+    const pool = new SqliteWorkerPool({ maxIdle: 1, maxStarting: 1, limits });
     const lent = await pool.acquire();
     const waiting = pool.acquire().catch((error: unknown) => error);
     await pool.close();

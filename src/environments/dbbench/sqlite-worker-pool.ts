@@ -1,49 +1,53 @@
 import { availableParallelism } from 'node:os';
 
 import { InternalError } from '../../episode/index.js';
-import { SqliteWorkerThread } from './sqlite-worker-thread.js';
+import type { SqliteLimits } from './sqlite-limits.js';
+import { SqliteWorkerProcess } from './sqlite-worker-process.js';
 
 /** Counters of a {@link SqliteWorkerPool}. */
 export interface SqliteWorkerPoolInfo {
-  /** Threads hosting an episode database now. */
+  /** Processes hosting an episode database now. */
   busy: number;
-  /** Warm threads waiting for the next episode. */
+  /** Warm processes waiting for the next episode. */
   idle: number;
-  /** Threads started so far. */
+  /** Processes started so far. */
   started: number;
-  /** Threads terminated because a statement would not stop (or the thread broke). */
+  /** Processes killed because a statement would not stop, passed the memory ceiling, or the process broke. */
   killed: number;
 }
 
 export interface SqliteWorkerPoolOptions {
-  /** Idle threads kept warm; a thread freed while this many are idle is terminated. */
+  /** Idle processes kept warm; a process freed while this many are idle is terminated. */
   maxIdle: number;
-  /** Threads loading at once. Default: half the CPUs, at least 1. */
+  /** Processes loading at once. Default: half the CPUs, at least 1. */
   maxStarting?: number;
+  /** Resource ceilings every process enforces. */
+  limits: SqliteLimits;
 }
 
 interface Waiter {
-  resolve: (thread: SqliteWorkerThread) => void;
+  resolve: (proc: SqliteWorkerProcess) => void;
   reject: (error: Error) => void;
 }
 
 /**
- * Warm SQLite worker threads shared by the episodes of one backend. A thread hosts one episode's database
- * at a time: `acquire` lends a thread, `release` takes it back once the episode's database is closed, and
- * `discard` kills a thread that cannot be trusted any more.
+ * Warm SQLite database processes shared by the episodes of one backend. A process hosts one episode's
+ * database at a time: `acquire` lends a process, `release` takes it back once the episode's database is
+ * closed, and `discard` kills a process that cannot be trusted any more.
  *
- * With no idle thread, `acquire` waits for whichever comes first: a thread released by another episode or
- * a newly started one. New threads start while episodes are waiting, a few at a time (starting one costs
- * hundreds of milliseconds of CPU, which many starts at once would spread over every waiting episode).
- * So the pool grows with demand, a waiting episode always has a thread on the way, and at most `maxIdle`
- * threads stay warm when demand drops.
+ * With no idle process, `acquire` waits for whichever comes first: a process released by another episode
+ * or a newly started one. New processes start while episodes are waiting, a few at a time (starting one
+ * costs hundreds of milliseconds of CPU, which many starts at once would spread over every waiting
+ * episode). So the pool grows with demand, a waiting episode always has a process on the way, and at most
+ * `maxIdle` processes stay warm when demand drops.
  */
 export class SqliteWorkerPool {
   readonly #maxIdle: number;
   readonly #maxStarting: number;
-  readonly #idle: SqliteWorkerThread[] = [];
-  readonly #busy = new Set<SqliteWorkerThread>();
-  readonly #starting = new Set<SqliteWorkerThread>();
+  readonly #limits: SqliteLimits;
+  readonly #idle: SqliteWorkerProcess[] = [];
+  readonly #busy = new Set<SqliteWorkerProcess>();
+  readonly #starting = new Set<SqliteWorkerProcess>();
   readonly #waiters: Waiter[] = [];
   #started = 0;
   #killed = 0;
@@ -52,81 +56,82 @@ export class SqliteWorkerPool {
   constructor(options: SqliteWorkerPoolOptions) {
     this.#maxIdle = options.maxIdle;
     this.#maxStarting = options.maxStarting ?? Math.max(1, Math.floor(availableParallelism() / 2));
+    this.#limits = options.limits;
   }
 
-  acquire(): Promise<SqliteWorkerThread> {
+  acquire(): Promise<SqliteWorkerProcess> {
     if (this.#closed) return Promise.reject(closedError());
-    let thread = this.#idle.pop();
-    while (thread && !thread.alive) thread = this.#idle.pop();
-    if (thread) return Promise.resolve(this.#lend(thread));
+    let proc = this.#idle.pop();
+    while (proc && !proc.alive) proc = this.#idle.pop();
+    if (proc) return Promise.resolve(this.#lend(proc));
     return new Promise((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
       this.#grow();
     });
   }
 
-  /** Takes back a thread whose episode database was closed: it goes to a waiting episode or stays warm. */
-  async release(thread: SqliteWorkerThread): Promise<void> {
-    this.#busy.delete(thread);
-    await this.#offer(thread);
+  /** Takes back a process whose episode database was closed: it goes to a waiting episode or stays warm. */
+  async release(proc: SqliteWorkerProcess): Promise<void> {
+    this.#busy.delete(proc);
+    await this.#offer(proc);
   }
 
-  /** Kills a thread that is stuck in a statement or broken; it is not reused. */
-  discard(thread: SqliteWorkerThread): void {
-    this.#busy.delete(thread);
+  /** Kills a process that is stuck in a statement or broken; it is not reused. */
+  discard(proc: SqliteWorkerProcess): void {
+    this.#busy.delete(proc);
     this.#killed += 1;
-    thread.kill();
+    proc.kill();
   }
 
   info(): SqliteWorkerPoolInfo {
     return { busy: this.#busy.size, idle: this.#idle.length, started: this.#started, killed: this.#killed };
   }
 
-  /** Terminates idle and starting threads and fails waiting `acquire`s; lent threads end when they come back. */
+  /** Terminates idle and starting processes and fails waiting `acquire`s; lent processes end when they come back. */
   async close(): Promise<void> {
     this.#closed = true;
     for (const waiter of this.#waiters.splice(0)) waiter.reject(closedError());
-    const threads = [...this.#idle.splice(0), ...this.#starting];
-    await Promise.all(threads.map((thread) => thread.terminate()));
+    const procs = [...this.#idle.splice(0), ...this.#starting];
+    await Promise.all(procs.map((proc) => proc.terminate()));
   }
 
-  #lend(thread: SqliteWorkerThread): SqliteWorkerThread {
-    thread.hold(true);
-    this.#busy.add(thread);
-    return thread;
+  #lend(proc: SqliteWorkerProcess): SqliteWorkerProcess {
+    proc.hold(true);
+    this.#busy.add(proc);
+    return proc;
   }
 
-  /** Gives a free thread to the longest-waiting episode, or keeps it warm, or ends it. */
-  async #offer(thread: SqliteWorkerThread): Promise<void> {
-    if (!thread.alive) return;
+  /** Gives a free process to the longest-waiting episode, or keeps it warm, or ends it. */
+  async #offer(proc: SqliteWorkerProcess): Promise<void> {
+    if (!proc.alive) return;
     const waiter = this.#waiters.shift();
     if (waiter) {
-      waiter.resolve(this.#lend(thread));
+      waiter.resolve(this.#lend(proc));
       return;
     }
     if (this.#closed || this.#idle.length >= this.#maxIdle) {
-      await thread.terminate();
+      await proc.terminate();
       return;
     }
-    thread.hold(false);
-    this.#idle.push(thread);
+    proc.hold(false);
+    this.#idle.push(proc);
   }
 
-  /** Starts threads while more episodes wait than threads are starting, up to `maxStarting` at once. */
+  /** Starts processes while more episodes wait than processes are starting, up to `maxStarting` at once. */
   #grow(): void {
     while (!this.#closed && this.#starting.size < this.#maxStarting && this.#starting.size < this.#waiters.length) {
-      const thread = new SqliteWorkerThread();
-      this.#starting.add(thread);
+      const proc = new SqliteWorkerProcess(this.#limits);
+      this.#starting.add(proc);
       this.#started += 1;
-      thread.ready.then(
+      proc.ready.then(
         () => {
-          this.#starting.delete(thread);
-          void this.#offer(thread);
+          this.#starting.delete(proc);
+          void this.#offer(proc);
           this.#grow();
         },
         (error: Error) => {
-          this.#starting.delete(thread);
-          // The episode this thread was started for learns why; the others get new starts.
+          this.#starting.delete(proc);
+          // The episode this process was started for learns why; the others get new starts.
           this.#waiters.shift()?.reject(error);
           this.#grow();
         },

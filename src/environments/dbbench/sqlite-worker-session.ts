@@ -3,9 +3,11 @@ import type { SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
 import type { SqliteSession } from './sqlite-backend.js';
 import type { SqliteWorkerPool } from './sqlite-worker-pool.js';
-import type { SqliteWorkerThread } from './sqlite-worker-thread.js';
+import type { SqliteWorkerResponse } from './sqlite-worker.js';
+import { lostConnectionError, outOfMemoryError } from './sqlite-limits.js';
+import { SqliteProcessGone, type SqliteWorkerProcess } from './sqlite-worker-process.js';
 
-/** How long past the timeout a worker may take to cancel a statement itself before it is terminated. */
+/** How long past the timeout a process may take to cancel a statement itself before it is killed. */
 const KILL_GRACE_MS = 2_000;
 
 export interface SqliteWorkerSessionOptions {
@@ -17,14 +19,16 @@ export interface SqliteWorkerSessionOptions {
 }
 
 /**
- * An episode database hosted by a pooled worker thread (`isolation: 'worker'`). The session borrows the
- * thread from `open()` to `dispose()`. When a statement does not stop itself, the thread is killed and
- * the database is reopened in another thread from the snapshot taken after the last change.
+ * An episode database hosted by a pooled database process (`isolation: 'process'`). The session borrows
+ * the process from `open()` to `dispose()`. When a statement does not stop itself, or drives the process
+ * past its memory ceiling (its watchdog kills it), or the process dies, the database is reopened in
+ * another process from the snapshot taken after the last change, so the statement has no effect, and
+ * the agent gets a timeout or a MySQL-style error.
  */
 export class SqliteWorkerSession implements SqliteSession {
   setupError: string | null = null;
   readonly #options: SqliteWorkerSessionOptions;
-  #thread: SqliteWorkerThread | null = null;
+  #proc: SqliteWorkerProcess | null = null;
   #image: Uint8Array | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #disposed = false;
@@ -33,48 +37,56 @@ export class SqliteWorkerSession implements SqliteSession {
     this.#options = options;
   }
 
-  /** Borrows a thread and opens the episode database in it: the task table, or the last snapshot after a kill. */
+  /** Borrows a process and opens the episode database in it: the task table, or the last snapshot after a kill. */
   async open(): Promise<void> {
     const { pool, table, databaseName } = this.#options;
-    const thread = await pool.acquire();
+    const proc = await pool.acquire();
     let response;
     try {
-      response = await thread.request({ op: 'open', table, databaseName, ...(this.#image ? { image: this.#image } : {}) });
+      response = await proc.request({ op: 'open', table, databaseName, ...(this.#image ? { image: this.#image } : {}) });
     } catch (error) {
-      pool.discard(thread);
+      pool.discard(proc);
       throw error;
     }
     if (response !== 'timeout' && response.op === 'open') {
       this.setupError = response.setupError;
-      this.#thread = thread;
+      this.#proc = proc;
       return;
     }
-    // The database could not be built (e.g. rows that do not fit the columns); the thread holds nothing.
-    await pool.release(thread);
-    if (response !== 'timeout' && response.op === 'failed' && response.error instanceof Error) throw response.error;
-    throw new InternalError({ message: `Unexpected SQLite worker reply to open: ${describe(response)}.` });
+    // The database could not be built (e.g. rows that do not fit the columns); the process holds nothing.
+    await pool.release(proc);
+    if (response !== 'timeout' && response.op === 'failed') throw new Error(response.error.message);
+    throw new InternalError({ message: `Unexpected SQLite process reply to open: ${describe(response)}.` });
   }
 
   execute(sql: string): Promise<SqlOutcome> {
-    return this.serial(async (thread) => {
+    return this.serial(async (proc) => {
       const { timeoutMs } = this.#options;
-      // The engine cancels the statement itself at the deadline; the thread is only killed if it does not.
-      const response = await thread.request({ op: 'execute', sql, timeoutMs }, timeoutMs + KILL_GRACE_MS);
+      // The engine cancels the statement itself at the deadline; the process is only killed if it does not.
+      let response;
+      try {
+        response = await proc.request({ op: 'execute', sql, timeoutMs }, timeoutMs + KILL_GRACE_MS);
+      } catch (error) {
+        if (!(error instanceof SqliteProcessGone) || error.reason === 'terminated') throw error;
+        // The watchdog killed the process for its memory, or it crashed: the statement is undone.
+        await this.restart(proc);
+        return { kind: 'error', message: (error.reason === 'memory' ? outOfMemoryError() : lostConnectionError()).message } as const;
+      }
       if (response === 'timeout') {
-        await this.restart(thread);
+        await this.restart(proc);
         return { kind: 'timeout' } as const;
       }
-      if (response.op === 'failed') throw new InternalError({ message: `SQLite worker failed: ${describe(response)}` });
-      if (response.op !== 'execute') throw new InternalError({ message: `Unexpected SQLite worker reply '${response.op}'.` });
+      if (response.op === 'failed') throw new InternalError({ message: `SQLite process failed: ${describe(response)}` });
+      if (response.op !== 'execute') throw new InternalError({ message: `Unexpected SQLite process reply '${response.op}'.` });
       if (response.image) this.#image = response.image;
       return response.outcome;
     });
   }
 
   tableHash(): Promise<string | null> {
-    return this.serial(async (thread) => {
-      const response = await thread.request({ op: 'hash' });
-      if (response === 'timeout' || response.op !== 'hash') throw new InternalError({ message: 'Unexpected SQLite worker reply to tableHash.' });
+    return this.serial(async (proc) => {
+      const response = await proc.request({ op: 'hash' });
+      if (response === 'timeout' || response.op !== 'hash') throw new InternalError({ message: 'Unexpected SQLite process reply to tableHash.' });
       return response.hash;
     });
   }
@@ -85,40 +97,40 @@ export class SqliteWorkerSession implements SqliteSession {
     return run;
   }
 
-  /** Runs calls one at a time: a timeout replaces the thread, which must not happen under another call. */
-  private serial<T>(task: (thread: SqliteWorkerThread) => Promise<T>): Promise<T> {
+  /** Runs calls one at a time: a timeout replaces the process, which must not happen under another call. */
+  private serial<T>(task: (proc: SqliteWorkerProcess) => Promise<T>): Promise<T> {
     const run = this.#queue.then(() => {
       if (this.#disposed) throw new InternalError({ message: 'DbSession used after dispose().' });
-      if (!this.#thread) throw new InternalError({ message: 'The SQLite worker hosting this episode database was lost.' });
-      return task(this.#thread);
+      if (!this.#proc) throw new InternalError({ message: 'The SQLite process hosting this episode database was lost.' });
+      return task(this.#proc);
     });
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  private async restart(stuck: SqliteWorkerThread): Promise<void> {
-    this.#thread = null;
+  private async restart(stuck: SqliteWorkerProcess): Promise<void> {
+    this.#proc = null;
     this.#options.pool.discard(stuck);
     await this.open();
   }
 
-  /** Closes the database and gives the thread back to the pool (a thread that does not answer is killed). */
+  /** Closes the database and gives the process back to the pool (a process that does not answer is killed). */
   private async close(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
-    const thread = this.#thread;
-    this.#thread = null;
-    if (thread) {
-      const response = await thread.request({ op: 'close' }, KILL_GRACE_MS).catch(() => 'failed' as const);
-      if (response !== 'timeout' && response !== 'failed' && response.op === 'close') await this.#options.pool.release(thread);
-      else this.#options.pool.discard(thread);
+    const proc = this.#proc;
+    this.#proc = null;
+    if (proc) {
+      const response = await proc.request({ op: 'close' }, KILL_GRACE_MS).catch(() => 'failed' as const);
+      if (response !== 'timeout' && response !== 'failed' && response.op === 'close') await this.#options.pool.release(proc);
+      else this.#options.pool.discard(proc);
     }
     this.#options.onDispose();
   }
 }
 
-function describe(response: { op: string; error?: unknown } | 'timeout'): string {
+function describe(response: SqliteWorkerResponse | 'timeout'): string {
   if (response === 'timeout') return 'no reply';
   if (response.op !== 'failed') return `'${response.op}'`;
-  return response.error instanceof Error ? response.error.message : String(response.error);
+  return response.error.message;
 }

@@ -38,9 +38,9 @@ export interface WebShopCatalogue {
   files: WebShopFileNames;
 }
 
-/** The path of a WebShop data file; a `ConfigError` naming the file and the mode when it is missing. */
+/** The path of a WebShop data file (a name in `dataDir`, or a path of its own); a `ConfigError` naming the file and the mode when it is missing. */
 export function requireWebShopFile(dataDir: string, file: string, neededFor: string): string {
-  const full = path.join(dataDir, file);
+  const full = path.resolve(dataDir, file);
   if (!existsSync(full)) {
     throw new ConfigError({
       message: `WebShop data file '${file}' not found in ${dataDir}; ${neededFor} needs it. Point the WebShop data directory at the folder that holds it.`,
@@ -52,7 +52,7 @@ export function requireWebShopFile(dataDir: string, file: string, neededFor: str
 
 /** Whether the optional human-instruction file is present. */
 export function hasHumanInstructions(dataDir: string, files: Partial<WebShopFileNames> = {}): boolean {
-  return existsSync(path.join(dataDir, files.humanInstructions ?? WEBSHOP_FILES.humanInstructions));
+  return existsSync(path.resolve(dataDir, files.humanInstructions ?? WEBSHOP_FILES.humanInstructions));
 }
 
 export function readJsonFile(file: string): unknown {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
+import { fileSplitLabel } from '../../config/data-file.js';
 import type { ChatMessage, TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
 import { type ActResult, type EpisodeSource, type ToolEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
@@ -35,6 +36,8 @@ export interface WebShopEnvironmentOptions {
   protocol?: TargetProtocol;
   /** An engine already loaded for the same data (shared with a simulated target, say). */
   engine?: WebShopEngine;
+  /** Human instructions to build the goals from (`items_human_ins.json` format); the split is then `file:<name>`. */
+  humanInstructionsFile?: string;
 }
 
 const TOOL_NAMES = new Set(['search_action', 'click_action']);
@@ -47,14 +50,21 @@ export function resolveWebShopDataDir(dataDir: string): string {
 
 const engines = new Map<string, WebShopEngine>();
 
-/** Loads (once per process and settings) the engine for a data folder. */
-export function loadSharedWebShopEngine(dataDir: string, goals?: GoalMode, goalSeed?: number): WebShopEngine {
+/**
+ * Loads (once per process and settings) the engine for a data folder. `humanInstructionsFile` (a file in
+ * the format of `items_human_ins.json`, anywhere) gives the human goals instead of the data folder's own.
+ */
+export function loadSharedWebShopEngine(dataDir: string, goals?: GoalMode, goalSeed?: number, humanInstructionsFile?: string): WebShopEngine {
   const dir = resolveWebShopDataDir(dataDir);
-  const mode = goals ?? (hasHumanInstructions(dir) ? 'human' : 'synthetic');
-  const key = JSON.stringify([path.resolve(dir), mode, goalSeed ?? null]);
+  if (humanInstructionsFile !== undefined && goals === 'synthetic') {
+    throw new ConfigError({ message: 'A WebShop goals file (--data) holds human instructions; it cannot be played with --goals synthetic.', field: 'goals' });
+  }
+  const mode = humanInstructionsFile !== undefined ? 'human' : (goals ?? (hasHumanInstructions(dir) ? 'human' : 'synthetic'));
+  const human = humanInstructionsFile === undefined ? null : path.resolve(humanInstructionsFile);
+  const key = JSON.stringify([path.resolve(dir), mode, goalSeed ?? null, human]);
   let engine = engines.get(key);
   if (!engine) {
-    engine = loadWebShopEngine({ dataDir: dir, goals: mode, ...(goalSeed === undefined ? {} : { goalSeed }) });
+    engine = loadWebShopEngine({ dataDir: dir, goals: mode, ...(goalSeed === undefined ? {} : { goalSeed }), ...(human !== null ? { files: { humanInstructions: human } } : {}) });
     engines.set(key, engine);
   }
   return engine;
@@ -107,7 +117,7 @@ export function createWebShopEnvironment(options: WebShopEnvironmentOptions): Ep
 export function createWebShopEnvironment(options: WebShopEnvironmentOptions): EpisodeSource<WebShopEpisodeDriver | WebShopTextEpisodeDriver> {
   const mode = options.protocol ?? 'fc';
   if (mode !== 'fc' && mode !== 'v0.2') throw new ConfigError({ message: `Unknown WebShop protocol '${String(mode)}'.`, field: 'protocol', allowed: ['fc', 'v0.2'] });
-  const engine = options.engine ?? loadSharedWebShopEngine(options.dataDir, options.goals, options.goalSeed);
+  const engine = options.engine ?? loadSharedWebShopEngine(options.dataDir, options.goals, options.goalSeed, options.humanInstructionsFile);
   const protocol = loadWebShopProtocol(options.dataDir);
   const text = mode === 'v0.2' ? loadWebShopTextProtocol(options.dataDir) : undefined;
   const maxRounds = options.maxRounds ?? (text ? text.maxRounds : protocol.maxRounds);
@@ -116,7 +126,7 @@ export function createWebShopEnvironment(options: WebShopEnvironmentOptions): Ep
   }
   const manifestOf = createTaskManifestBuilder(engine);
   const goals = engine.goalSet.goals;
-  const split = engine.goalSet.mode;
+  const split = options.humanInstructionsFile !== undefined ? fileSplitLabel(options.humanInstructionsFile) : engine.goalSet.mode;
   return {
     bench: 'webshop',
     split,

@@ -1,5 +1,6 @@
 import { createAlfworldGame, type AlfworldGame } from '../../../environments/alfworld/alfworld-engine.js';
-import { loadAlfworldGames, type AlfworldGameRecord } from '../../../environments/alfworld/load-games.js';
+import { ConfigError } from '../../../episode/index.js';
+import { alfworldGameFilePaths, loadAlfworldGamesFile, type AlfworldGameRecord } from '../../../environments/alfworld/load-games.js';
 import { loadAlfworldLogic, type AlfworldLogicSet, type AlfworldWording } from '../../../environments/alfworld/load-logic.js';
 import { agentBenchInitialObservation } from '../../../environments/alfworld/render-observation.js';
 
@@ -63,6 +64,21 @@ export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], lo
   };
 }
 
-export function loadAlfworldGameIndex(dataDir: string): AlfworldGameIndex {
-  return createAlfworldGameIndex(loadAlfworldGames(dataDir), loadAlfworldLogic(dataDir));
+/**
+ * The index over the games files a run plays (`--games`, first) and the shipped games. A shipped file that
+ * cannot be read is left out: the target then does not know its games, and a run that plays them fails on
+ * loading them itself, naming the file and line.
+ */
+export function loadAlfworldGameIndex(dataDir: string, gamesFiles: readonly string[] = []): AlfworldGameIndex {
+  const given = gamesFiles.flatMap((file) => loadAlfworldGamesFile(file));
+  const ids = new Set(given.map((g) => g.id));
+  const shipped = alfworldGameFilePaths(dataDir).flatMap((file) => {
+    try {
+      return loadAlfworldGamesFile(file);
+    } catch (error) {
+      if (error instanceof ConfigError) return [];
+      throw error;
+    }
+  });
+  return createAlfworldGameIndex([...given, ...shipped.filter((g) => !ids.has(g.id))], loadAlfworldLogic(dataDir));
 }

@@ -24,6 +24,8 @@ export interface AlfworldSimHandlerOptions {
   /** Rates to override, or a `faults=` spec text such as `none,skip_transform:1`. */
   faults?: Partial<AlfworldFaultRates> | string;
   comply?: number;
+  /** Games files the run plays (`--games`), known before the shipped games. */
+  gamesFiles?: string[];
 }
 
 export const ALFWORLD_SIM_TARGET = 'sim:alfworld';
@@ -53,7 +55,7 @@ export function resolveAlfworldSimSettings(options: Omit<AlfworldSimHandlerOptio
 
 export function createAlfworldSimHandler(options: AlfworldSimHandlerOptions): AlfworldSimHandler {
   const settings = resolveAlfworldSimSettings(options);
-  const policy = createAlfworldSimPolicy({ index: loadAlfworldGameIndex(options.dataDir), settings });
+  const policy = createAlfworldSimPolicy({ index: loadAlfworldGameIndex(options.dataDir, options.gamesFiles ?? []), settings });
   const handler = (requestBody: unknown): AlfworldSimCompletion => completionFor(policy, requestBody);
   return Object.assign(handler, { settings, policy });
 }

@@ -86,7 +86,7 @@ export function createDbBenchSimPolicy(options: { index: DbBenchTaskIndex; setti
         return problemTurn(
           'unknown_task',
           'Simulated target (sim:dbbench): this question is not in the DBBench task files I was built from, so I cannot play it. ' +
-            `Known splits: ${settings.splits.join(', ')}.`,
+            `Known splits: ${settings.splits.join(', ')}.${index.unreadable ? ` Unreadable: ${index.unreadable.join('; ')}.` : ''}`,
         );
       }
       const plan = buildTaskPlan(entry, settings);

@@ -1,5 +1,5 @@
 import type { DbBenchTask } from '../../../environments/dbbench/dbbench-task.js';
-import { loadDbBenchSplit, type DbBenchSplit } from '../../../environments/dbbench/load-tasks.js';
+import { loadDbBenchFile, loadReadableDbBenchSplits, type DbBenchSplit } from '../../../environments/dbbench/load-tasks.js';
 import { simHash } from './sim-rng.js';
 
 /**
@@ -10,13 +10,16 @@ import { simHash } from './sim-rng.js';
  */
 export interface IndexedDbBenchTask {
   task: DbBenchTask;
-  split: DbBenchSplit;
+  /** The split it came from, or `file` for a task file given to the run (`--data`). */
+  split: DbBenchSplit | 'file';
   /** Stable identity for random draws: a hash of the table information and question, split-independent. */
   key: string;
 }
 
 export interface DbBenchTaskIndex {
   readonly size: number;
+  /** Splits that could not be read (a bad line, say), with the reason; their tasks are unknown. */
+  readonly unreadable?: readonly string[];
   /** Finds the task a first user message asks; undefined if the message is not one the target knows. */
   lookup(firstUserMessage: string): IndexedDbBenchTask | undefined;
 }
@@ -49,7 +52,7 @@ export function readTaskMessage(message: string): { addDescription: string; desc
 }
 
 /** Builds an index over already loaded tasks; earlier entries win when two hold the same question. */
-export function createDbBenchTaskIndex(entries: readonly { task: DbBenchTask; split: DbBenchSplit }[]): DbBenchTaskIndex {
+export function createDbBenchTaskIndex(entries: readonly { task: DbBenchTask; split: DbBenchSplit | 'file' }[], unreadable: readonly string[] = []): DbBenchTaskIndex {
   const byIdentity = new Map<string, IndexedDbBenchTask>();
   for (const { task, split } of entries) {
     const id = identity(task.addDescription, task.description);
@@ -58,6 +61,7 @@ export function createDbBenchTaskIndex(entries: readonly { task: DbBenchTask; sp
   }
   return {
     size: byIdentity.size,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
     lookup(firstUserMessage: string) {
       const parts = readTaskMessage(firstUserMessage);
       if (parts === undefined) return undefined;
@@ -68,13 +72,21 @@ export function createDbBenchTaskIndex(entries: readonly { task: DbBenchTask; sp
 
 const cache = new Map<string, DbBenchTaskIndex>();
 
-/** Loads the given splits from `<dataDir>/dbbench/` (cached per data dir and split order). */
-export function loadDbBenchTaskIndex(dataDir: string, splits: readonly DbBenchSplit[]): DbBenchTaskIndex {
-  const cacheKey = `${dataDir}\u0000${splits.join(',')}`;
+/**
+ * Loads the given task files (first, they win ties) and splits from `<dataDir>/dbbench/` (cached per data
+ * dir, files and split order). A split that cannot be read is left out and named in `unreadable`: a bad
+ * line in one file must not stop a run on another; a task file given to the run must load.
+ */
+export function loadDbBenchTaskIndex(dataDir: string, splits: readonly DbBenchSplit[], taskFiles: readonly string[] = []): DbBenchTaskIndex {
+  const cacheKey = `${dataDir}\u0000${splits.join(',')}\u0000${taskFiles.join('\u0000')}`;
   const cached = cache.get(cacheKey);
   if (cached) return cached;
-  const entries = splits.flatMap((split) => loadDbBenchSplit(dataDir, split).map((task) => ({ task, split })));
-  const index = createDbBenchTaskIndex(entries);
+  const { loaded, unreadable } = loadReadableDbBenchSplits(dataDir, splits);
+  const entries = [
+    ...taskFiles.flatMap((file) => loadDbBenchFile(file).map((task) => ({ task, split: 'file' as const }))),
+    ...loaded.flatMap(({ split, tasks }) => tasks.map((task) => ({ task, split }))),
+  ];
+  const index = createDbBenchTaskIndex(entries, unreadable.map((u) => `${u.split} (${u.error.message})`));
   cache.set(cacheKey, index);
   return index;
 }

@@ -21,6 +21,8 @@ export interface DbBenchSimHandlerOptions {
   comply?: number;
   /** Known splits; the first wins when two hold the same question. */
   splits?: DbBenchSplit[];
+  /** Task files the run plays instead of a split (`--data`); known before the splits. */
+  taskFiles?: string[];
 }
 
 /** Name of the target in responses and messages. */
@@ -51,7 +53,7 @@ function definedRates(rates: Partial<DbBenchFaultRates>): Partial<DbBenchFaultRa
 
 export function createDbBenchSimHandler(options: DbBenchSimHandlerOptions): DbBenchSimHandler {
   const settings = resolveDbBenchSimSettings(options);
-  const index = loadDbBenchTaskIndex(options.dataDir, settings.splits);
+  const index = loadDbBenchTaskIndex(options.dataDir, settings.splits, options.taskFiles ?? []);
   const policy = createDbBenchSimPolicy({ index, settings });
   const handler = (requestBody: unknown): DbBenchSimCompletion => completionFor(policy, requestBody);
   return Object.assign(handler, { settings: policy.settings, policy });

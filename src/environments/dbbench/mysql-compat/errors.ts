@@ -1,3 +1,5 @@
+import { tokenizeMysql } from './tokenize.js';
+
 /**
  * MySQL errors in the shape the Python connector prints them: `NNNN (SQLSTATE): text`, e.g.
  * `1146 (42S02): Table 'db.t' doesn't exist`.
@@ -65,7 +67,38 @@ export const mysqlErrors = {
   duplicateColumn: (name: string) => new MysqlError(1060, '42S21', `Duplicate column name '${name}'`),
   unsupported: (what: string) => new MysqlError(1235, '42000', `This version of MySQL doesn't yet support '${what}'`),
   regexp: () => new MysqlError(3685, 'HY000', 'Illegal argument to a regular expression.'),
+  tableFull: (name: string) => new MysqlError(1114, 'HY000', `The table '${name}' is full`),
 };
+
+/**
+ * The table a statement writes to, for ER_RECORD_FILE_FULL: the name after `CREATE [TEMPORARY] TABLE
+ * [IF NOT EXISTS]`, `INSERT/REPLACE [IGNORE] [INTO]` or `UPDATE [IGNORE]`. Anything else (a sort or a
+ * temporary result grew too large) is named as MySQL names its internal temporary tables.
+ */
+export function writtenTable(sql: string): string {
+  const lexed = tokenizeMysql(sql);
+  const fallback = '/tmp/#sql_tmp';
+  if (!Array.isArray(lexed)) return fallback;
+  const words = lexed.filter((t) => t.kind !== 'eof');
+  let i = 0;
+  const is = (...names: string[]): boolean => words[i]?.kind === 'word' && names.includes(words[i]!.upper);
+  if (is('CREATE')) {
+    i++;
+    if (is('TEMPORARY')) i++;
+    if (!is('TABLE')) return fallback;
+    i++;
+    if (is('IF')) i += 3;
+  } else if (is('INSERT', 'REPLACE', 'UPDATE')) {
+    i++;
+    while (is('LOW_PRIORITY', 'DELAYED', 'HIGH_PRIORITY', 'IGNORE', 'INTO')) i++;
+  } else {
+    return fallback;
+  }
+  let name = words[i];
+  // `db.table`: MySQL names the table alone.
+  if (words[i + 1]?.kind === 'op' && words[i + 1]!.value === '.' && words[i + 2]) name = words[i + 2];
+  return name && (name.kind === 'word' || name.kind === 'quoted') ? name.value : fallback;
+}
 
 /**
  * Translates an SQLite error message into the nearest MySQL error. `sql` is the agent's statement, used to
@@ -100,6 +133,7 @@ export function mapSqliteError(message: string, sql: string, database: string): 
     return syntaxError(sql, at >= 0 ? at : 0);
   }
   if (/incomplete input/.test(message)) return syntaxError(sql, sql.length);
+  if (message.includes('database or disk is full')) return mysqlErrors.tableFull(writtenTable(sql));
   m = /UNIQUE constraint failed: (.+)$/.exec(message);
   if (m) return new MysqlError(1062, '23000', `Duplicate entry for key '${m[1]}'`);
   if (/NOT NULL constraint failed: (?:\w+\.)?(.+)$/.test(message)) {

@@ -1,0 +1,6 @@
+export * from './format-statistics.js';
+export * from './mcnemar.js';
+export * from './mersenne-twister.js';
+export * from './paired-bootstrap.js';
+export * from './paired-summary.js';
+export * from './seed-spread.js';

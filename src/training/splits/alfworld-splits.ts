@@ -1,0 +1,162 @@
+import path from 'node:path';
+
+import { ConfigError } from '../../episode/index.js';
+import { alfworldGameFilePaths, loadAlfworldGames, loadAlfworldGamesFile, type AlfworldGameRecord } from '../../environments/alfworld/load-games.js';
+import { alfworldSplitPath, readSplitEntries, type AlfworldSplitEntry } from '../../environments/alfworld/splits.js';
+import { createPythonRandom, type PythonRandom } from '../../environments/webshop/python-random.js';
+import { allocateLargestRemainder } from './allocate.js';
+import { compareWithPaper, formatCount } from './compare-counts.js';
+import { ALFWORLD_SPLIT, SPLIT_BATCH_SIZE, type PartitionName } from './paper-splits.js';
+import type { SourceFile, SplitManifest, SplitPartition } from './split-manifest.js';
+import { alfworldGameHash, fileSha256 } from './task-hash.js';
+
+export const ALFWORLD_SPLIT_PROCEDURE = 'alfworld-family-stratified-v1';
+
+export interface AlfworldSplitOptions {
+  /** The benchmark data folder (holding `alfworld/`). */
+  dataDir: string;
+  /** A games file in the shipped format (`.jsonl` or `.jsonl.gz`), e.g. the train games the data lacks. */
+  pool?: string;
+}
+
+/**
+ * ALFWorld (our reading of Appendix 10, stratified by the six families of the split files):
+ * 1. test — `Random(20260609)`: 391 train_valid games allotted to families by largest remainder and
+ *    drawn with `sample` family by family (split-file order), appended to all of new_std and shuffled.
+ *    This reproduces the release's `data/alfworld/test_set.json` entry for entry.
+ * 2. the pool — the other 2,759 train_valid games. `Random(20260614)`: each family shuffled and halved
+ *    (SFT gets the smaller half), 99 validation games allotted over the RL halves by largest remainder
+ *    and drawn with `sample`, then SFT, RL and validation each shuffled.
+ * Identities are game ids; a game's hash needs its content, which the shipped data holds only for
+ * valid_unseen and valid_train (so for 93 of the 109 new_std games and none of train_valid).
+ */
+export function buildAlfworldSplits(options: AlfworldSplitOptions): SplitManifest {
+  const { dataDir } = options;
+  const newStdFile = alfworldSplitPath(dataDir, 'new_std');
+  const trainValidFile = alfworldSplitPath(dataDir, 'train_valid');
+  const newStd = readSplitEntries(newStdFile);
+  const trainValid = readSplitEntries(trainValidFile);
+  const poolGames = options.pool === undefined ? [] : loadAlfworldGamesFile(options.pool);
+  const hashes = gameHashes(loadAlfworldGames(dataDir), poolGames);
+
+  const families = distinct(trainValid.map((e) => e.family));
+  const byFamily = (entries: readonly AlfworldSplitEntry[]): Map<string, AlfworldSplitEntry[]> =>
+    new Map(families.map((f) => [f, entries.filter((e) => e.family === f)]));
+
+  // 1. Test.
+  const testRng = createPythonRandom(ALFWORLD_SPLIT.testSeed);
+  const trainValidByFamily = byFamily(trainValid);
+  const testAlloc = allocateLargestRemainder(sizes(trainValidByFamily), Math.min(ALFWORLD_SPLIT.testFromTrainValid, trainValid.length));
+  const drawn = families.flatMap((f) => testRng.sample(trainValidByFamily.get(f)!, testAlloc.get(f)!));
+  const test = [...newStd, ...drawn];
+  testRng.shuffle(test);
+
+  // 2. Pool → SFT / RL side → validation.
+  const testIds = new Set(test.map((e) => e.id));
+  const rng = createPythonRandom(ALFWORLD_SPLIT.partitionSeed);
+  const sftByFamily = new Map<string, AlfworldSplitEntry[]>();
+  const rlSideByFamily = new Map<string, AlfworldSplitEntry[]>();
+  for (const f of families) {
+    const rest = trainValidByFamily.get(f)!.filter((e) => !testIds.has(e.id));
+    rng.shuffle(rest);
+    const half = Math.floor(rest.length / 2);
+    sftByFamily.set(f, rest.slice(0, half));
+    rlSideByFamily.set(f, rest.slice(half));
+  }
+  const rlSideTotal = [...rlSideByFamily.values()].reduce((n, l) => n + l.length, 0);
+  const validationTotal = Math.min(ALFWORLD_SPLIT.validationTasks, Math.floor(rlSideTotal / 2));
+  const validationAlloc = allocateLargestRemainder(sizes(rlSideByFamily), validationTotal);
+  const validationByFamily = new Map(families.map((f) => [f, rng.sample(rlSideByFamily.get(f)!, validationAlloc.get(f)!)]));
+  const sft = shuffled(rng, families.flatMap((f) => sftByFamily.get(f)!));
+  const rl = shuffled(
+    rng,
+    families.flatMap((f) => rlSideByFamily.get(f)!.filter((e) => !validationByFamily.get(f)!.includes(e))),
+  );
+  const validation = shuffled(rng, families.flatMap((f) => validationByFamily.get(f)!));
+
+  const partition = (entries: readonly AlfworldSplitEntry[]): SplitPartition => ({
+    tasks: entries.map((e) => ({ id: e.id, sha256: hashes.get(e.id) ?? null, family: e.family })),
+    families: Object.fromEntries(families.map((f) => [f, entries.filter((e) => e.family === f).length])),
+  });
+  const partitions: Record<PartitionName, SplitPartition> = {
+    test: partition(test),
+    validation: partition(validation),
+    sft_train: partition(sft),
+    rl_train: partition(rl),
+  };
+  const all = Object.values(partitions).flatMap((p) => p.tasks);
+  const withoutContent = all.filter((t) => t.sha256 === null).length;
+  const counts = {
+    pool: trainValid.length - drawn.length,
+    test: test.length,
+    validation: validation.length,
+    sft_train: sft.length,
+    rl_train: rl.length,
+  };
+  const notes: string[] = [];
+  if (withoutContent > 0) {
+    const missingTest = partitions.test.tasks.filter((t) => t.sha256 === null).length;
+    notes.push(
+      `${formatCount(withoutContent)} of ${formatCount(all.length)} games are not in the data (${missingTest} of the ${test.length} test games; the train games of train_valid are not shipped): their sha256 is null and they cannot be played until a games file holding them is given with --pool.`,
+    );
+  }
+  const listed = new Set([...newStd, ...trainValid].map((e) => e.id));
+  const unlisted = poolGames.filter((g) => !listed.has(g.id)).length;
+  if (unlisted > 0) notes.push(`${unlisted} of the ${poolGames.length} --pool games are in neither new_std nor train_valid; the splits do not use them.`);
+  const why: Partial<Record<PartitionName | 'pool', string>> = {};
+  if (validationTotal < ALFWORLD_SPLIT.validationTasks) {
+    why.validation = `the RL side has only ${formatCount(rlSideTotal)} games; validation is capped at half of them`;
+    notes.push(`Validation capped at ${validationTotal}: ${why.validation}.`);
+  }
+  return {
+    schemaVersion: 1,
+    kind: 'harness-r1/task-splits',
+    benchmark: 'alfworld',
+    procedure: ALFWORLD_SPLIT_PROCEDURE,
+    pool: {
+      kind: options.pool === undefined ? 'shipped' : 'user',
+      description: `AgentBench train_valid (${formatCount(trainValid.length)} games) minus its ${drawn.length} test games; game content from the shipped games${options.pool === undefined ? '' : ' and --pool'}`,
+    },
+    seeds: { test: ALFWORLD_SPLIT.testSeed, partition: ALFWORLD_SPLIT.partitionSeed },
+    batchSize: SPLIT_BATCH_SIZE,
+    sources: sources(dataDir, newStdFile, trainValidFile, options.pool),
+    counts: { ...counts, excluded: 0, withoutContent },
+    comparison: compareWithPaper('alfworld', counts, why),
+    notes,
+    partitions,
+    excluded: [],
+  };
+}
+
+function gameHashes(shipped: readonly AlfworldGameRecord[], pool: readonly AlfworldGameRecord[]): Map<string, string> {
+  const hashes = new Map<string, string>();
+  for (const game of [...shipped, ...pool]) {
+    const hash = alfworldGameHash(game);
+    const known = hashes.get(game.id);
+    if (known !== undefined && known !== hash) {
+      throw new ConfigError({ message: `${game.source}: game '${game.id}' differs from the shipped game with that id.`, field: 'pool' });
+    }
+    hashes.set(game.id, hash);
+  }
+  return hashes;
+}
+
+function sizes(groups: ReadonlyMap<string, readonly unknown[]>): Map<string, number> {
+  return new Map([...groups].map(([k, v]) => [k, v.length]));
+}
+
+function distinct(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+function shuffled<T>(rng: PythonRandom, items: T[]): T[] {
+  rng.shuffle(items);
+  return items;
+}
+
+function sources(dataDir: string, newStdFile: string, trainValidFile: string, pool: string | undefined): SourceFile[] {
+  const shipped = (role: string, file: string): SourceFile => ({ role, path: path.relative(dataDir, file).split(path.sep).join('/'), ...fileSha256(file) });
+  const list = [shipped('split new_std', newStdFile), shipped('split train_valid', trainValidFile), ...alfworldGameFilePaths(dataDir).map((f) => shipped('games', f))];
+  if (pool !== undefined) list.push({ role: 'games (--pool)', path: pool, ...fileSha256(pool) });
+  return list;
+}
