@@ -5,6 +5,7 @@
  * `Action: search[…]` / `Action: click[…]`.
  */
 import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
+import { scanWebShopTextAction } from '../environments/webshop/text-action-scan.js';
 
 /** An action read from a text turn: the tool the FC protocol would have called and its lower-cased value. */
 export interface TextAction {
@@ -26,9 +27,10 @@ export const parseAlfworldTextAction: TextActionParser = (text) => {
 
 /** WebShop v0.2: `Action: search[…]` or `Action: click[…]` (AgentBench's pattern). */
 export const parseWebShopTextAction: TextActionParser = (text) => {
-  const match = /[Aa]ction: *\n* *((search|click)\[(.+?)\])/.exec(text);
+  // `/[Aa]ction: *\n* *((search|click)\[(.+?)\])/` with JavaScript's `.`, as a linear scan.
+  const match = scanWebShopTextAction(text, 'javascript');
   if (!match) return undefined;
-  return { name: match[2] === 'search' ? 'search_action' : 'click_action', value: normalize(match[3] ?? '') };
+  return { name: match.verb === 'search' ? 'search_action' : 'click_action', value: normalize(match.value) };
 };
 
 const ARGUMENT_KEY: Readonly<Record<TextAction['name'], string>> = { take_action: 'action', search_action: 'keywords', click_action: 'value' };

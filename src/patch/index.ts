@@ -22,7 +22,7 @@ export {
   findForbiddenPattern,
   namesAlfworldInstance,
   FORBIDDEN_TEXT_PATTERNS,
-  ALFWORLD_INSTANCE_ACTION_RE,
+  ALFWORLD_INSTANCE_ACTION_PYTHON,
 } from './clean-text.js';
 export { describeRejection, formatOriginalRepr, classifyOriginalError, noPatchStatus } from './rejection.js';
 export type { Step } from './rejection.js';

@@ -50,6 +50,7 @@ export interface RunCommandOptions {
   goalSeed?: number;
   /** Wall-clock limit of one hook call in milliseconds (default 50, as the original). */
   hookTimeoutMs?: number;
+  hookKillLimit?: number;
   /** With --resume: play again the tasks that ended in an infrastructure failure (model/env/hook). */
   retryInfra?: boolean;
   /** Extra lines printed before the summary (the demo uses it to say the target is simulated). */
@@ -71,7 +72,11 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   let pool: SandboxPool | undefined;
   let patch: RunPatch | undefined;
   if (o.patchFile !== undefined) {
-    pool = await createSandboxPool({ size: Math.min(o.concurrency, 4), ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) });
+    pool = await createSandboxPool({
+      size: Math.min(o.concurrency, 4),
+      ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}),
+      ...(o.hookKillLimit !== undefined ? { hookKillLimit: o.hookKillLimit } : {}),
+    });
     try {
       patch = await loadRunPatch(o.patchFile, bench, pool);
     } catch (error) {
@@ -185,6 +190,7 @@ export function registerRunCommand(program: Command): void {
     .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)', (v) => Number(v))
+    .option('--hook-kill-limit <n>', 'switch a hook off for the rest of an episode after its calls cost this many sandbox worker kills (default 2; 0 never)', (v) => Number(v))
     .option('--backend <name>', 'dbbench database: sqlite (default) or mariadb')
     .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
     .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps, 35 with --protocol v0.2; webshop 20, 10 with --protocol v0.2)', (v) => Number(v))
@@ -245,6 +251,7 @@ with the tool call as text in content, empty, or with unparseable tool arguments
         ...(opts.retryInfra ? { retryInfra: true } : {}),
         ...(opts.hookTimeoutMs !== undefined ? { hookTimeoutMs: opts.hookTimeoutMs as number } : {}),
         ...(opts.maxRecordBytes !== undefined ? { maxRecordBytes: opts.maxRecordBytes as number } : {}),
+        ...(opts.hookKillLimit !== undefined ? { hookKillLimit: opts.hookKillLimit as number } : {}),
       });
     });
 }
