@@ -127,6 +127,8 @@ async function timeCalls(label: string, hook: HookName, code: string, ctx: Recor
 
 await timeCalls('trivial hook, empty ctx', 'make_pre_hint', 'def hook(ctx, nb):\n    return {"message": "x"}\n', {});
 await timeCalls('trivial hook, 1.7 KB ctx', 'make_pre_hint', 'def hook(ctx, nb):\n    return {"message": "x"}\n', CTX);
+// A hook that assigns an attribute: shared objects are checked and restored after each of its calls.
+await timeCalls('hook assigning an attribute (shared-state restore), 1.7 KB ctx', 'make_pre_hint', 'def hook(ctx, nb):\n    re.error.planted = 1\n    return {"message": "x"}\n', CTX);
 const corpus = loadCorpus();
 const alfworld = corpus.find((p) => p.file === path.join('heldout_generalization', 'harness-r1', 'seed20260721', 'alfworld.json'));
 const postStep = alfworld?.hooks.find((h) => h.hook === 'on_post_step');

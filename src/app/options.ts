@@ -60,6 +60,8 @@ export const RunOptionsSchema = z.object({
   retryInfra: z.boolean().optional(),
   patch: z.string().optional(),
   hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
+  /** Worker kills after which a hook is switched off for the rest of an episode (default 2; 0 never). */
+  hookKillLimit: intOption('hookKillLimit', 0, 1000).optional(),
   /** Cap on one serialized episode record (default `HARNESS_MAX_RECORD_BYTES`, else 16 MiB). */
   maxRecordBytes: intOption('maxRecordBytes', 1, 2 ** 31 - 1).optional(),
   banner: z.string().optional(),

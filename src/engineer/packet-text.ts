@@ -52,11 +52,19 @@ export function collapseWhitespace(text: string): string {
 
 /** CRLF/CR become LF, trailing spaces go, and runs of three or more newlines become two. */
 export function tidyLines(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[ \t]+\n/g, '\n')
+  // Trailing spaces are cut per line: `/[ \t]+\n/g` retries every start of a long run that ends elsewhere.
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  for (let i = 0; i < lines.length - 1; i++) lines[i] = trimSpacesAndTabsEnd(lines[i]!);
+  return lines
+    .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+function trimSpacesAndTabsEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** A reward as Python prints a float (`0.0`, `1.0`, `0.25`), the way the original's headers show it. */

@@ -1,8 +1,11 @@
 import type { HookName } from '../episode/index.js';
 
-/** Why one hook call produced nothing: the hook failed, not the episode. */
+/**
+ * Why one hook call produced nothing: the hook failed, not the episode. `disabled`: the hook was switched
+ * off for the rest of the episode (its calls kept costing the sandbox a worker), so this call did not run.
+ */
 export interface HookFault {
-  kind: 'timeout' | 'line_budget' | 'exception' | 'memory' | 'worker_crash' | 'bad_result' | 'compile';
+  kind: 'timeout' | 'line_budget' | 'exception' | 'memory' | 'worker_crash' | 'bad_result' | 'compile' | 'disabled';
   message: string;
 }
 

@@ -1,6 +1,6 @@
 import type { HookName } from '../episode/index.js';
 import type { BeforeActionEffect, HookEffectByName, InitEffect, PostStepEffect, PreHintEffect } from './hook-effects.js';
-import { NUMBERED_INSTANCE_ACTION_RE, MAX_RETURN_TEXT_CHARS, collapseWhitespace, lowerCase, sliceCodePoints } from './text-rules.js';
+import { MAX_RETURN_TEXT_CHARS, collapseWhitespace, lowerCase, namesNumberedInstance, sliceCodePoints } from './text-rules.js';
 
 type Dict = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ export function cleanHookAction(value: unknown, ctx: Dict): string {
   const admissible = new Set(
     (Array.isArray(admissibleRaw) ? admissibleRaw : []).map((x) => collapseWhitespace(lowerCase(String(x)))),
   );
-  if (NUMBERED_INSTANCE_ACTION_RE.test(action) && !admissible.has(action)) return '';
+  if (namesNumberedInstance(action) && !admissible.has(action)) return '';
   return sliceCodePoints(action, MAX_RETURN_TEXT_CHARS);
 }
 

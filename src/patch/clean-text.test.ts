@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { cleanKeyword, cleanText, cleanToken, findForbiddenPattern, namesNumberedInstance } from './clean-text.js';
+import { namesNumberedInstance } from '../hooks/text-rules.js';
+import { PY_BOUNDARY, PY_DIGIT, PY_DOT, PY_SPACE, pyIgnoreCase } from '../python/python-regex.js';
+import { cleanKeyword, cleanText, cleanToken, FORBIDDEN_TEXT_PATTERNS, findForbiddenPattern, namesNumberedInstanceAction } from './clean-text.js';
 
 // Expected verdicts were produced with the original regexes under CPython 3.11 `re`.
 describe('forbidden leakage patterns', () => {
@@ -84,5 +86,42 @@ describe('tokens', () => {
     expect(cleanToken(3n, 'task_type', 'p')).toMatchObject({ rejection: { message: 'task_type must be a string' } });
     expect(cleanKeyword(' Buy\u00a0Now  fast ', 'p')).toEqual({ ok: true, value: 'buy_now_fast' });
     expect(cleanKeyword('é', 'p')).toMatchObject({ rejection: { message: "invalid keyword: 'é'" } });
+  });
+});
+
+describe('text rules on adversarial input', () => {
+  // The original rule as one regex, kept as the oracle (quadratic: every verb rescans its line).
+  const ONE_REGEX = new RegExp(
+    `${PY_BOUNDARY}(?:${['go to', 'take', 'pick up', 'put', 'open', 'close', 'toggle', 'clean', 'heat', 'cool', 'slice', 'examine', 'use'].map(pyIgnoreCase).join('|')})${PY_BOUNDARY}${PY_DOT}*${PY_BOUNDARY}${PY_DIGIT}+${PY_BOUNDARY}`,
+    'u',
+  );
+  const OLD_TASK_INDEX = new RegExp(
+    `${PY_BOUNDARY}(?:${pyIgnoreCase('task')}|${pyIgnoreCase('index')}|${pyIgnoreCase('sample')})${PY_SPACE}*#?${PY_SPACE}*${PY_DIGIT}{1,5}${PY_BOUNDARY}`,
+    'u',
+  );
+  const PIECES = ['take', 'Go to', 'use', 'x', '2', '\u0663', '²', '_', ' ', '\n', '#', 'task', 'a1', '-', '.'];
+
+  it('namesNumberedInstance and the task-index pattern agree with the single regexes', () => {
+    let seed = 99;
+    for (let round = 0; round < 6000; round++) {
+      let text = '';
+      for (let i = 0; i < round % 11; i++) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        text += PIECES[seed % PIECES.length];
+      }
+      expect(namesNumberedInstance(text), text).toBe(ONE_REGEX.test(text));
+      expect(FORBIDDEN_TEXT_PATTERNS.find((p) => p.id === 'task_index')!.regex.test(text), text).toBe(OLD_TASK_INDEX.test(text));
+    }
+  });
+
+  // At 2-3 MB the single regexes run for hours (quadratic); these rules must answer at once.
+  it('are linear on multi-megabyte verbs, spaces and digits', () => {
+    expect(namesNumberedInstance('take '.repeat(500_000))).toBe(false);
+    expect(namesNumberedInstance(`${'take x\n'.repeat(300_000)}take 2`)).toBe(true);
+    expect(namesNumberedInstance(`take ${'1a '.repeat(700_000)}`)).toBe(false);
+    expect(namesNumberedInstanceAction(`go to${' '.repeat(3_000_000)}x`)).toBe(false);
+    expect(findForbiddenPattern(`task${' '.repeat(3_000_000)}x`)).toBeUndefined();
+    expect(findForbiddenPattern(`${'task '.repeat(500_000)}#`)).toBeUndefined();
+    expect(cleanText(`take ${' x'.repeat(1_000_000)}`, 'skill.text', 'p')).toMatchObject({ ok: false });
   });
 });

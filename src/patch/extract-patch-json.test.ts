@@ -98,3 +98,17 @@ describe('extractPatchJson', () => {
     expect(extractPatchJson(`<think>x</think> ${PATCH}`, 'prefill_think_patch_relaxed').ok).toBe(true);
   });
 });
+
+describe('adversarial engineer answers', () => {
+  // The regex extraction took minutes on a 1 MB pad and never answered at 4 MB; every protocol must.
+  it('gets a verdict in linear time for multi-megabyte whitespace, braces and unclosed tags', () => {
+    const pad = ' \n\t\u3000'.repeat(500_000);
+    const padded = `<think>${pad}plan${pad}</think>${pad}<patch>${pad}${PATCH}${pad}</patch>${pad}`;
+    for (const protocol of ['full_think_patch', 'prefill_think_patch_relaxed', 'json_patch', 'full_think_patch_relaxed'] as const) {
+      expect(show(extractPatchJson(padded, protocol)), protocol).toContain("'benchmark': 'webshop'");
+    }
+    expect(show(extractPatchJson(`x${pad}<patch>${pad}`, 'full_think_patch'))).toContain('missing_think_block');
+    expect(show(extractPatchJson(`<think>x</think>${'<patch>{'.repeat(400_000)}`, 'full_think_patch'))).toContain('missing_patch_block');
+    expect(show(extractPatchJson(`${'```json {'.repeat(300_000)}${PATCH}`, 'json_patch'))).toContain("'benchmark': 'webshop'");
+  });
+});

@@ -4,10 +4,11 @@
  * eval-only relaxed variants. Regexes follow Python `re` (Unicode `\s`, `\b`; IGNORECASE extras).
  */
 import type { PatchRejection } from './patch-types.js';
-import { isPyDict, pyRawDecode, type PyDict, type PyJsonError } from '../python/python-json.js';
+import { createObjectDecoder, isPyDict, type PyDict, type PyJsonError } from '../python/python-json.js';
 import { PY_SPACE, PY_WORD, pyIgnoreCase } from '../python/python-regex.js';
 import { pyLStrip, pyStrip } from '../python/python-text.js';
 import { reject, type Step } from './rejection.js';
+import { closedTagBlocks, fencedJsonBlocks, hasClosedTagBlock, tagPair } from './tag-blocks.js';
 
 export const RESPONSE_PROTOCOLS = [
   'full_think_patch',
@@ -25,14 +26,14 @@ export function isResponseProtocol(value: string): value is ResponseProtocol {
 /** Relax/SGLang may pass the whole rendered chat; only the text after the last tag is the answer. */
 export const ASSISTANT_TAG = '<|im_start|>assistant';
 
+// The closed-block and fenced-block patterns are index scans (tag-blocks.ts): as regexes they are quadratic.
+const PATCH_TAGS = tagPair('patch');
+const THINK_TAGS = tagPair('think');
 const PATCH = pyIgnoreCase('patch');
 const THINK = pyIgnoreCase('think');
-const S = PY_SPACE;
-const closedPatchBlocks = (): RegExp => new RegExp(`<${PATCH}>${S}*([\\s\\S]*?)${S}*</${PATCH}>`, 'gu');
-const OPEN_PATCH_BLOCK = new RegExp(`<${PATCH}>${S}*([\\s\\S]*)`, 'u');
-const THINK_BLOCK = new RegExp(`<${THINK}>${S}*([\\s\\S]*?)${S}*</${THINK}>`, 'u');
+// Linear: one start (the first opening tag), then a greedy run to the end.
+const OPEN_PATCH_BLOCK = new RegExp(`<${PATCH}>${PY_SPACE}*([\\s\\S]*)`, 'u');
 const STARTS_WITH_THINK = new RegExp(`^<${THINK}(?!${PY_WORD})`, 'u');
-const fencedJsonBlocks = (): RegExp => new RegExp(`\`\`\`(?:json)?${S}*(\\{[\\s\\S]*?\\})${S}*\`\`\``, 'gu');
 
 const EXTRACT = { stage: 'extract' } as const;
 
@@ -57,12 +58,13 @@ function jsonFailure(error: PyJsonError): { ok: false; rejection: PatchRejection
  */
 function candidates(segment: string): Step<PyDict[]> {
   const found: PyDict[] = [];
+  const decodeAt = createObjectDecoder(segment);
   for (let at = segment.indexOf('{'); at >= 0; at = segment.indexOf('{', at + 1)) {
-    const decoded = pyRawDecode(segment, at);
+    const decoded = decodeAt(at);
     if (decoded.ok) {
       if (isPyDict(decoded.value)) found.push(decoded.value);
-    } else if (decoded.error.kind !== 'decode') {
-      return jsonFailure(decoded.error);
+    } else if (decoded.kind !== 'decode') {
+      return jsonFailure(decoded.error());
     }
   }
   return { ok: true, value: found };
@@ -75,7 +77,7 @@ function choose(objects: PyDict[]): PyDict | undefined {
 }
 
 function patchBlocks(segment: string): string[] {
-  const blocks = [...segment.matchAll(closedPatchBlocks())].map((m) => m[1] ?? '');
+  const blocks = closedTagBlocks(segment, PATCH_TAGS);
   if (blocks.length === 0) {
     const open = OPEN_PATCH_BLOCK.exec(segment);
     if (open) blocks.push(open[1] ?? '');
@@ -93,7 +95,7 @@ export function extractJsonObject(response: string): Step<PyDict> {
   const segments = [
     ...patchBlocks(searchSegment),
     searchSegment,
-    ...[...searchSegment.matchAll(fencedJsonBlocks())].map((m) => m[1] ?? ''),
+    ...fencedJsonBlocks(searchSegment),
   ];
   if (searchSegment !== text) segments.push(text);
   for (const segment of segments) {
@@ -108,13 +110,12 @@ export function extractJsonObject(response: string): Step<PyDict> {
 /** `full_think_patch`: a complete think block and at least one complete patch block; the last is parsed. */
 export function extractThinkPatchJsonObject(response: string): Step<PyDict> {
   const text = afterLastAssistantTag(pyStrip(response));
-  if (!THINK_BLOCK.test(text)) {
+  if (!hasClosedTagBlock(text, THINK_TAGS)) {
     return reject('missing_think_block', 'response', 'missing complete <think>...</think> block', EXTRACT);
   }
-  const blocks = [...text.matchAll(closedPatchBlocks())];
-  const last = blocks.at(-1);
-  if (!last) return reject('missing_patch_block', 'response', 'missing complete <patch>...</patch> block', EXTRACT);
-  const patchText = pyStrip(last[1] ?? '');
+  const last = closedTagBlocks(text, PATCH_TAGS).at(-1);
+  if (last === undefined) return reject('missing_patch_block', 'response', 'missing complete <patch>...</patch> block', EXTRACT);
+  const patchText = pyStrip(last);
   if (patchText === '') return reject('empty_patch_block', 'response', '<patch> block is empty', EXTRACT);
   return extractJsonObject(`<patch>\n${patchText}\n</patch>`);
 }
@@ -144,8 +145,8 @@ export function extractPrefilledThinkPatchJsonObject(response: string): Step<PyD
 function extractRelaxedThinkPatch(response: string): Step<PyDict> {
   const strict = extractThinkPatchJsonObject(response);
   if (strict.ok || strict.rejection.exception !== 'PatchValidationError') return strict;
-  const last = [...response.matchAll(closedPatchBlocks())].at(-1);
-  if (last) return extractJsonObject(`<patch>\n${pyStrip(last[1] ?? '')}\n</patch>`);
+  const last = closedTagBlocks(response, PATCH_TAGS).at(-1);
+  if (last !== undefined) return extractJsonObject(`<patch>\n${pyStrip(last)}\n</patch>`);
   return extractJsonObject(response);
 }
 

@@ -21,9 +21,9 @@ export { findRuntimeNoop, findNeverEvaluatedRules, rejectRuntimeNoop } from './r
 export {
   cleanText,
   findForbiddenPattern,
-  namesNumberedInstance,
+  namesNumberedInstanceAction,
   FORBIDDEN_TEXT_PATTERNS,
-  NUMBERED_INSTANCE_ACTION_RE,
+  ALFWORLD_INSTANCE_ACTION_PYTHON,
 } from './clean-text.js';
 export { describeRejection, formatOriginalRepr, classifyOriginalError, noPatchStatus } from './rejection.js';
 export type { Step } from './rejection.js';

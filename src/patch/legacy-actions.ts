@@ -4,7 +4,7 @@
  * add_recovery_rule. Every normalizer follows the original's check order, so the first failing check is
  * the one reported.
  */
-import { cleanKeyword, cleanText, cleanToken, namesNumberedInstance } from './clean-text.js';
+import { cleanKeyword, cleanText, cleanToken, namesNumberedInstanceAction } from './clean-text.js';
 import { MODULE_FLAGS, type ConfigFieldSpec } from './patch-rules.js';
 import { normalizeCondition, type ConditionOptions } from './conditions.js';
 import {
@@ -247,7 +247,7 @@ function normalizeEffect(effect: PyValue, ruleKind: 'guard' | 'recovery', ctx: L
     const actionText = cleanText(get(effect, 'action', ''), 'effect.action', `${path}.action`);
     if (!actionText.ok) return actionText;
     out.action = actionText.value;
-    if (rules.numberedInstances && namesNumberedInstance(actionText.value)) {
+    if (rules.numberedInstances && namesNumberedInstanceAction(actionText.value)) {
       return reject(
         'alfworld_numbered_instance',
         `${path}.action`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { PY_JSON_MAX_DEPTH, fromJsValue, pyJsonLoads, pyRawDecode, toJsValue, type PyDict } from './python-json.js';
+import { PY_JSON_MAX_DEPTH, createObjectDecoder, fromJsValue, pyJsonLoads, pyRawDecode, toJsValue, type PyDict } from './python-json.js';
 import { pyRepr } from './python-text.js';
 
 function decodeRepr(text: string, at = 0): string {
@@ -80,5 +80,52 @@ describe('JS conversions', () => {
     expect(pyRepr(py)).toBe("{'a': [1, 1.5, 'x', None, True]}");
     expect(toJsValue(py)).toEqual({ a: [1, 1.5, 'x', null, true] });
     expect(Object.keys(toJsValue(new Map([['__proto__', 1n]])) as object)).toEqual(['__proto__']);
+  });
+});
+
+describe('createObjectDecoder', () => {
+  it('gives what raw_decode gives at every { of a text, messages included', () => {
+    const texts = [
+      '{"a": {"b": [1, {"c": 2}]}, "d": {}} {x} {"e": {"f": 1',
+      '{"a": {"b": {"c": "{\\"d\\": 1}"}}',
+      '{"k": "{{{", "j": [{"x": NaN}, {"y": }]}\n{"z": 1}',
+      '{{{"a": 1}}}',
+    ];
+    for (const text of texts) {
+      const decodeAt = createObjectDecoder(text);
+      for (let at = text.indexOf('{'); at >= 0; at = text.indexOf('{', at + 1)) {
+        const fresh = pyRawDecode(text, at);
+        const remembered = decodeAt(at);
+        expect(remembered.ok, `${text} @${at}`).toBe(fresh.ok);
+        if (fresh.ok && remembered.ok) {
+          expect(pyRepr(remembered.value)).toBe(pyRepr(fresh.value));
+          expect(remembered.end).toBe(fresh.end);
+        } else if (!fresh.ok && !remembered.ok) {
+          expect(remembered.kind).toBe(fresh.error.kind);
+          expect(remembered.error()).toEqual(fresh.error);
+        }
+      }
+    }
+  });
+
+  // A fresh decode at every { is quadratic here (messages count lines from the start; nested starts are
+  // decoded again by every enclosing one); at 4 MB that runs for hours.
+  it('decodes every { of a multi-megabyte text in linear time', () => {
+    const braces = '{'.repeat(4_000_000);
+    const decodeBraces = createObjectDecoder(braces);
+    let failures = 0;
+    for (let at = 0; at < braces.length; at += 1) if (!decodeBraces(at).ok) failures++;
+    expect(failures).toBe(4_000_000);
+
+    const keys = '{"'.repeat(150_000);
+    const decodeKeys = createObjectDecoder(keys);
+    failures = 0;
+    for (let at = 0; at < keys.length; at += 2) if (!decodeKeys(at).ok) failures++;
+    expect(failures).toBe(150_000);
+
+    const nested = `${'{"a": '.repeat(900)}[${'1, '.repeat(700_000)}`;
+    const decodeNested = createObjectDecoder(nested);
+    const starts = [...nested.matchAll(/\{/g)].map((m) => m.index);
+    expect(starts.map((at) => decodeNested(at).ok)).toEqual(starts.map(() => false));
   });
 });

@@ -39,7 +39,7 @@ export function isPyDict(value: unknown): value is PyDict {
 
 /** `json.JSONDecoder().raw_decode(text, index)`: decode one value starting exactly at `index`. */
 export function pyRawDecode(text: string, index = 0): PyDecodeResult {
-  const scanner = new Scanner(text);
+  const scanner = new Scanner(text, undefined);
   try {
     const [value, end] = scanner.scanOnce(index, 0);
     return { ok: true, value, end };
@@ -48,6 +48,62 @@ export function pyRawDecode(text: string, index = 0): PyDecodeResult {
     throw error;
   }
 }
+
+/** A candidate decode: the value, or the kind of failure with its full error built only on request. */
+export type CandidateDecodeResult =
+  | { ok: true; value: PyValue; end: number }
+  | { ok: false; kind: PyJsonError['kind']; error(): PyJsonError };
+
+/**
+ * `raw_decode` at many `{` positions of one text, as the original's candidate scan does, in time linear in
+ * the text. A plain loop is quadratic twice over: every failure's message counts lines from the start of
+ * the text, and a `{` nested n levels deep is decoded again by each of its n enclosing candidates. Here
+ * error messages are built only when asked for, and every object that an earlier decode entered is
+ * remembered: finished ones with their value and end, and those still open when that decode failed as
+ * failing in the same way. JSON is context-free and a nested start is shallower than its enclosing one,
+ * so these are exactly the results a fresh decode at that position gives (the same `Map` instance is
+ * returned; callers must not mutate decoded values).
+ */
+export function createObjectDecoder(text: string): (index: number) => CandidateDecodeResult {
+  const memo = new Map<number, ObjectMemo>();
+  const scanner = new Scanner(text, memo);
+  const failed = (failure: ScanFailure): CandidateDecodeResult => new CandidateFailure(failure, text);
+  return (index) => {
+    const known = memo.get(index);
+    if (known instanceof ScanFailure) return failed(known);
+    if (known !== undefined) return { ok: true, value: known.value, end: known.end };
+    if (text[index] === '{') {
+      // The common stray `{` (not followed by a key or `}`) fails here without an exception.
+      const next = skipJsonWhitespace(text, index + 1);
+      if (text[next] !== '"' && text[next] !== '}') return failed(new ScanFailure('decode', 'Expecting property name enclosed in double quotes', next));
+    }
+    try {
+      const [value, end] = scanner.scanOnce(index, 0);
+      return { ok: true, value, end };
+    } catch (error) {
+      if (error instanceof ScanFailure) return failed(error);
+      throw error;
+    }
+  };
+}
+
+// A class, not an object with a closure: millions of these are made for a text full of stray braces.
+class CandidateFailure {
+  readonly ok = false;
+  readonly kind: PyJsonError['kind'];
+  constructor(
+    private readonly failure: ScanFailure,
+    private readonly text: string,
+  ) {
+    this.kind = failure.kind;
+  }
+
+  error(): PyJsonError {
+    return this.failure.toError(this.text);
+  }
+}
+
+type ObjectMemo = { value: PyDict; end: number } | ScanFailure;
 
 /** `json.loads(text)`: BOM check, surrounding JSON whitespace allowed, no trailing data. */
 export function pyJsonLoads(text: string): { ok: true; value: PyValue } | { ok: false; error: PyJsonError } {
@@ -124,7 +180,8 @@ function decodeError(text: string, reason: string, position: number): PyJsonErro
   const before = text.slice(0, position);
   const pos = codePoints(before);
   const lastNewline = before.lastIndexOf('\n');
-  const line = before.split('\n').length;
+  let line = 1;
+  for (let at = before.indexOf('\n'); at >= 0; at = before.indexOf('\n', at + 1)) line++;
   const column = lastNewline < 0 ? pos + 1 : pos - codePoints(before.slice(0, lastNewline));
   return {
     kind: 'decode',
@@ -167,14 +224,17 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 class Scanner {
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly objects: Map<number, ObjectMemo> | undefined,
+  ) {}
 
   scanOnce(index: number, depth: number): [PyValue, number] {
     const s = this.text;
     if (index >= s.length) throw new ScanFailure('decode', 'Expecting value', index);
     const ch = s[index];
     if (ch === '"') return this.scanString(index + 1);
-    if (ch === '{') return this.parseObject(index + 1, depth + 1);
+    if (ch === '{') return this.objects === undefined ? this.parseObject(index + 1, depth + 1) : this.parseRememberedObject(index, depth + 1);
     if (ch === '[') return this.parseArray(index + 1, depth + 1);
     if (ch === 'n' && s.startsWith('null', index)) return [null, index + 4];
     if (ch === 't' && s.startsWith('true', index)) return [true, index + 4];
@@ -274,6 +334,17 @@ class Scanner {
     const hexText = this.text.slice(at, at + 4);
     if (!/^[0-9a-fA-F]{4}$/.test(hexText)) throw new ScanFailure('decode', 'Invalid \\uXXXX escape', errorAt);
     return Number.parseInt(hexText, 16);
+  }
+
+  private parseRememberedObject(start: number, depth: number): [PyDict, number] {
+    try {
+      const [value, end] = this.parseObject(start + 1, depth);
+      this.objects?.set(start, { value, end });
+      return [value, end];
+    } catch (error) {
+      if (error instanceof ScanFailure && error.kind === 'decode') this.objects?.set(start, error);
+      throw error;
+    }
   }
 
   private parseObject(index: number, depth: number): [PyDict, number] {

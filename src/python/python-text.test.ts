@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 
-import { pyCollapseWhitespace, pyFloatRepr, pyLen, pyRepr, pyStr, pyStrip, pyStringRepr, pyTruthy } from './python-text.js';
+import {
+  isPyWhitespaceCode,
+  PY_WHITESPACE_CLASS_BODY,
+  pyCollapseWhitespace,
+  pyFloatRepr,
+  pyLen,
+  pyLStrip,
+  pyRepr,
+  pyRStrip,
+  pySplit,
+  pyStr,
+  pyStrip,
+  pyStringRepr,
+  pyTruthy,
+} from './python-text.js';
 
 // Expected values were produced by CPython 3.11.
 describe('Python whitespace', () => {
@@ -15,6 +29,43 @@ describe('Python whitespace', () => {
     expect(pyCollapseWhitespace('  a\t\n b\x1f\x1fc\u2003 ')).toBe('a b c');
     expect(pyCollapseWhitespace('a\ufeff b')).toBe('a\ufeff b');
     expect(pyCollapseWhitespace(' \n\t ')).toBe('');
+  });
+
+  it('knows exactly the str.isspace() code units', () => {
+    const cls = new RegExp(`^[${PY_WHITESPACE_CLASS_BODY}]$`);
+    const differ: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (isPyWhitespaceCode(code) !== cls.test(String.fromCharCode(code))) differ.push(code);
+    expect(differ).toEqual([]);
+  });
+
+  it('splits, strips and collapses like the regex definitions on mixed text', () => {
+    const ws = new RegExp(`[${PY_WHITESPACE_CLASS_BODY}]+`, 'g');
+    const alphabet = ['a', 'é', '😀', ' ', '\t', '\n', '\x1c', '\x85', '\u3000', '\ufeff', '\u200b'];
+    let seed = 7;
+    for (let round = 0; round < 500; round++) {
+      let text = '';
+      for (let i = 0; i < round % 17; i++) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        text += alphabet[seed % alphabet.length];
+      }
+      expect(pySplit(text)).toEqual(text.split(ws).filter((t) => t !== ''));
+      expect(pyLStrip(text)).toBe(text.replace(new RegExp(`^${ws.source}`), ''));
+      expect(pyRStrip(text)).toBe(text.replace(new RegExp(`${ws.source}$`), ''));
+      expect(pyStrip(text)).toBe(pyRStrip(pyLStrip(text)));
+      expect(pyCollapseWhitespace(text)).toBe(pyStrip(text).replace(ws, ' '));
+    }
+  });
+
+  // A `[ws]+$` regex took minutes on the 1 MB case (quadratic); at 4 MB a quadratic rule would run for hours.
+  it('is linear on multi-megabyte whitespace', () => {
+    const run = ' \t\u3000'.repeat(1_400_000);
+    const padded = `x${run}x`;
+    expect(pyRStrip(padded)).toBe(padded);
+    expect(pyLStrip(padded)).toBe(padded);
+    expect(pyStrip(`${run}x${run}`)).toBe('x');
+    expect(pyCollapseWhitespace(padded)).toBe('x x');
+    expect(pySplit(padded)).toEqual(['x', 'x']);
+    expect(pyCollapseWhitespace('a '.repeat(2_000_000))).toHaveLength(3_999_999);
   });
 });
 

@@ -11,31 +11,61 @@ import { isPyDict } from './python-json.js';
 export const PY_WHITESPACE_CLASS_BODY =
   '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 
-const PY_WHITESPACE_RUN = new RegExp(`[${PY_WHITESPACE_CLASS_BODY}]+`, 'g');
-const PY_LEADING_WHITESPACE = new RegExp(`^[${PY_WHITESPACE_CLASS_BODY}]+`);
-const PY_TRAILING_WHITESPACE = new RegExp(`[${PY_WHITESPACE_CLASS_BODY}]+$`);
+/**
+ * Whether the UTF-16 unit `code` is Python whitespace. Every `str.isspace()` character is in the BMP, so
+ * a unit test is exact (surrogates are never whitespace).
+ */
+export function isPyWhitespaceCode(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
+  if (code < 0x85) return false;
+  if (code === 0x85 || code === 0xa0 || code === 0x1680) return true;
+  if (code < 0x2000) return false;
+  return code <= 0x200a || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
+}
+
+// The helpers below are index scans, not regexes: `[ws]+$` is tried at every start position of a whitespace
+// run, so a long run that does not reach the end costs quadratic time in a backtracking engine.
 
 /** Python `s.strip()` with no argument. */
 export function pyStrip(text: string): string {
-  return pyRStrip(pyLStrip(text));
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPyWhitespaceCode(text.charCodeAt(start))) start++;
+  while (end > start && isPyWhitespaceCode(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 export function pyLStrip(text: string): string {
-  return text.replace(PY_LEADING_WHITESPACE, '');
+  let start = 0;
+  while (start < text.length && isPyWhitespaceCode(text.charCodeAt(start))) start++;
+  return start === 0 ? text : text.slice(start);
 }
 
 export function pyRStrip(text: string): string {
-  return text.replace(PY_TRAILING_WHITESPACE, '');
+  let end = text.length;
+  while (end > 0 && isPyWhitespaceCode(text.charCodeAt(end - 1))) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /** Python `s.split()` with no argument: the non-empty runs between whitespace. */
 export function pySplit(text: string): string[] {
-  return text.split(PY_WHITESPACE_RUN).filter((t) => t !== '');
+  const parts: string[] = [];
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (isPyWhitespaceCode(text.charCodeAt(i))) {
+      if (start >= 0) parts.push(text.slice(start, i));
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    }
+  }
+  if (start >= 0) parts.push(text.slice(start));
+  return parts;
 }
 
 /** Python `" ".join(s.split())`: whitespace runs become one space, ends trimmed. */
 export function pyCollapseWhitespace(text: string): string {
-  return pyStrip(text).replace(PY_WHITESPACE_RUN, ' ');
+  return pySplit(text).join(' ');
 }
 
 /** Python `len(s)`: code points, not UTF-16 units. */

@@ -51,6 +51,10 @@ export class PinnedEpisode implements SandboxEpisode {
   private lost: HookFault | undefined;
   private busy = false;
   private closed = false;
+  /** Worker kills each hook's calls have caused in this episode, by hook index. */
+  private readonly kills = new Map<number, number>();
+  /** Why a hook was switched off, by hook index. */
+  private readonly disabled = new Map<number, string>();
 
   constructor(
     private readonly pool: EpisodeHost,
@@ -66,6 +70,8 @@ export class PinnedEpisode implements SandboxEpisode {
 
   async call(index: number, ctxJson: string): Promise<SandboxCallOutcome> {
     if (this.closed) return { fault: { kind: 'worker_crash', message: 'episode is closed' } };
+    const off = this.disabled.get(index);
+    if (off !== undefined) return { fault: { kind: 'disabled', message: off } };
     this.busy = true;
     try {
       let worker: WorkerProcess;
@@ -87,10 +93,28 @@ export class PinnedEpisode implements SandboxEpisode {
       } catch (error) {
         if (!(error instanceof WorkerGoneError)) throw error;
         this.unpin();
-        return { fault: faultFromGone(error, hookTimeoutMs) };
+        const fault = faultFromGone(error, hookTimeoutMs);
+        if (error.ran && error.reason !== 'closed' && error.reason !== 'retired') this.countKill(index, fault);
+        return { fault };
       }
     } finally {
       this.busy = false;
+    }
+  }
+
+  /**
+   * A hook whose calls keep taking the worker down (C code that ignores the interrupt, say) would cost a
+   * worker restart on every call; after `hookKillLimit` kills it is switched off for the rest of the episode.
+   */
+  private countKill(index: number, fault: HookFault): void {
+    const limit = this.pool.options.hookKillLimit;
+    const kills = (this.kills.get(index) ?? 0) + 1;
+    this.kills.set(index, kills);
+    if (limit > 0 && kills >= limit) {
+      this.disabled.set(
+        index,
+        `hook switched off for the rest of the episode after ${kills} worker kill(s) (limit ${limit}); last: ${fault.kind}: ${fault.message}`,
+      );
     }
   }
 

@@ -18,6 +18,13 @@ export interface SandboxPoolOptions {
   killGraceMs?: number;
   /** Traced `line` events allowed per hook call (the original's deterministic budget). Default 2000. */
   lineBudget?: number;
+  /**
+   * A hook whose calls have cost this many worker kills in one episode (it ignored the interrupt, or took
+   * the worker down otherwise) is switched off for the rest of that episode; its later calls report a
+   * `disabled` fault without running. 0 never switches a hook off. Default 2 (each kill costs the call's
+   * budget, the grace period and a worker restart; one kill may be a machine hiccup, two are the hook).
+   */
+  hookKillLimit?: number;
   /** Hard cap on a worker's WebAssembly memory; growing past it is a Python MemoryError. Default 1024 MiB. */
   memoryLimitMb?: number;
   /** A worker whose WebAssembly memory grew past this is drained (no new episodes) and replaced. Default 384 MiB. */
@@ -49,6 +56,7 @@ export interface ResolvedSandboxOptions {
   hookTimeoutMs: number;
   killGraceMs: number;
   lineBudget: number;
+  hookKillLimit: number;
   memoryLimitMb: number;
   recycleHeapMb: number;
   compileTimeoutMs: number;
@@ -59,6 +67,8 @@ export interface ResolvedSandboxOptions {
   interpreterStackMb: number;
   simulateInterpreterEscape: boolean;
 }
+
+export const DEFAULT_HOOK_KILL_LIMIT = 2;
 
 const NETWORK_MODES: readonly NetworkIsolationMode[] = ['auto', 'required', 'off'];
 
@@ -86,6 +96,7 @@ export function resolveSandboxOptions(options: SandboxPoolOptions = {}): Resolve
     hookTimeoutMs: positiveInt('hookTimeoutMs', options.hookTimeoutMs, 50),
     killGraceMs: positiveInt('killGraceMs', options.killGraceMs, 100, 0),
     lineBudget: positiveInt('lineBudget', options.lineBudget, 2000),
+    hookKillLimit: positiveInt('hookKillLimit', options.hookKillLimit, DEFAULT_HOOK_KILL_LIMIT, 0),
     memoryLimitMb: positiveInt('memoryLimitMb', options.memoryLimitMb, 1024, 64),
     recycleHeapMb: positiveInt('recycleHeapMb', options.recycleHeapMb, 384, 32),
     compileTimeoutMs: positiveInt('compileTimeoutMs', options.compileTimeoutMs, 15_000),

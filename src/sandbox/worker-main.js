@@ -23,7 +23,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import workerThreads, { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 const INTERRUPT = 0; // Pyodide reads this slot: 2 = SIGINT
@@ -149,6 +149,10 @@ async function runInterpreter(init) {
   lockWorkers();
   lockNetwork();
   capWasmMemory(init.memoryLimitBytes);
+  // Emscripten names the program after process.argv[1] (this file's host path): it becomes `os.environ['_']`
+  // and `sys.executable`, which format-string walks can read. The runner also scrubs what is left.
+  const hostPaths = [init.pyodideDir, fileURLToPath(new URL('.', import.meta.url)), process.execPath, ...process.argv];
+  process.argv = ['node', 'python'];
 
   const started = performance.now();
   let py;
@@ -207,8 +211,9 @@ async function runInterpreter(init) {
       open: runnerNs.get('open_episode'),
       call: runnerNs.get('call_hook'),
       close: runnerNs.get('close_episode'),
+      inspect: runnerNs.get('shared_state_fingerprint'),
     };
-    info = JSON.parse(api.configure(JSON.stringify(init.settings)));
+    info = JSON.parse(api.configure(JSON.stringify({ ...init.settings, host_paths: hostPaths.map((p) => String(p).replace(/\/+$/, '')) })));
     validatorNs.destroy();
     runnerNs.destroy();
     dict.destroy();
@@ -222,6 +227,7 @@ async function runInterpreter(init) {
     type: 'ready',
     pythonVersion: info.pythonVersion,
     hardened: info.hardened,
+    sharedObjects: info.sharedObjects,
     loadMs: performance.now() - started,
     fromSnapshot,
     heapBytes: heapBytes(),
@@ -254,6 +260,9 @@ async function runInterpreter(init) {
           break;
         case 'close':
           result = String(api.close(message.episodeId));
+          break;
+        case 'inspect':
+          result = api.inspect();
           break;
         default:
           result = JSON.stringify({ error: `unknown message type ${String(message.type)}` });

@@ -56,6 +56,12 @@ export interface SandboxPool {
   validate(source: string, benchmark?: string): Promise<CompileHookResult>;
   /** Pins a new episode (fresh `nb`) to the least loaded worker. */
   openEpisode(hookset: SandboxHookset): Promise<SandboxEpisode>;
+  /**
+   * Diagnostics: per ready worker, a fingerprint of the attribute state of every module in its `sys.modules`
+   * and of the classes and functions in them. Equal fingerprints before and after an episode show that the
+   * episode left nothing behind in objects other episodes share.
+   */
+  sharedStateFingerprints(): Promise<Array<{ worker: number; fingerprint: string; sharedObjects: number }>>;
   close(): Promise<void>;
 }
 
@@ -152,6 +158,18 @@ class WorkerPool implements SandboxPool, EpisodeHost {
   async openEpisode(hookset: SandboxHookset): Promise<SandboxEpisode> {
     if (this.closed) throw new InternalError({ message: 'sandbox pool is closed' });
     return new PinnedEpisode(this, `e${this.nextEpisodeId++}`, hookset);
+  }
+
+  async sharedStateFingerprints(): Promise<Array<{ worker: number; fingerprint: string; sharedObjects: number }>> {
+    const ready = this.workers.filter((w) => w.state === 'ready');
+    return Promise.all(
+      ready.map(async (w) => {
+        const text = await w.request({ type: 'inspect' }, this.options.compileTimeoutMs);
+        const parsed = JSON.parse(text) as { fingerprint?: string; shared?: number; error?: string };
+        if (parsed.fingerprint === undefined) throw new InternalError({ message: `sandbox worker could not inspect its state: ${parsed.error ?? text}` });
+        return { worker: w.id, fingerprint: parsed.fingerprint, sharedObjects: parsed.shared ?? 0 };
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -26,6 +26,8 @@ export class WorkerGoneError extends Error {
 export interface WorkerReadyInfo {
   pythonVersion: string;
   hardened: boolean;
+  /** Shared objects hook code could change, whose state is restored after calls that assign attributes. */
+  sharedObjects: number;
   loadMs: number;
   fromSnapshot: boolean;
   heapBytes: number;
@@ -37,7 +39,8 @@ export type WorkerRequest =
   | { type: 'validate'; source: string; benchmark: string }
   | { type: 'open'; episodeId: string; sources: string[]; benchmark: string }
   | { type: 'call'; episodeId: string; hookIndex: number; ctx: string; timeoutMs: number; killGraceMs: number }
-  | { type: 'close'; episodeId: string };
+  | { type: 'close'; episodeId: string }
+  | { type: 'inspect' };
 
 type WorkerMessage =
   | { type: 'spawned' }

@@ -28,7 +28,8 @@ import { createPythonHookProvider } from '../../src/sandbox/python-hook-provider
 import { createSandboxPool, type SandboxPool } from '../../src/sandbox/worker-pool.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/hostile-hooks');
-const FAULT_KINDS = ['exception', 'line_budget', 'timeout', 'memory', 'bad_result', 'worker_crash', 'none'] as const;
+const CHECKOUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FAULT_KINDS = ['exception', 'line_budget', 'timeout', 'memory', 'bad_result', 'worker_crash', 'disabled', 'none'] as const;
 const REASON_CLASSES = ['forbidden_syntax', 'forbidden_name', 'newer_syntax', 'try_rule', 'size', 'alfworld_instance', 'structure', 'syntax'] as const;
 
 type Expectation = { kind: 'rejected'; reasonClass: string } | { kind: 'contained'; fault: string };
@@ -154,7 +155,8 @@ function substitute(text: string): string {
     .replaceAll('{{UDP_PORT}}', String(host.udp.address().port))
     .replaceAll('{{VICTIM_PID}}', String(host.victim.pid))
     .replaceAll('{{HOST_ENV_SECRET}}', host.envSecret)
-    .replaceAll('{{NB_SECRET}}', host.nbSecret);
+    .replaceAll('{{NB_SECRET}}', host.nbSecret)
+    .replaceAll('{{CHECKOUT}}', CHECKOUT);
 }
 
 const CANARY = 'def hook(ctx, nb):\n    nb["canary"] = nb.get("canary", 0) + 1\n    return {"message": "alive", "probe": ctx.probe}\n';
@@ -262,10 +264,12 @@ describe('hostile hook corpus against the hardened sandbox', () => {
     '    if "secret" not in nb:',
     '        nb["secret"] = ctx.secret',
     '    return {"message": nb["secret"], "ratio": SequenceMatcher(None, "abc", "abd").ratio(), "pi": math.pi,',
-    '            "re": re.search("B+", "abbc", re.I).group(0)}',
+    '            "re": re.search("B+", "abbc", re.I).group(0),',
+    '            "planted": "planted" in "{0.error.__dict__}{0.search.__dict__}{0.NOFLAG.__dict__}".format(re)}',
     '',
   ].join('\n');
-  const victimExpected = (): unknown => [{ hookIndex: 0, raw: { message: host.nbSecret, ratio: 2 / 3, pi: Math.PI, re: 'bb' } }];
+  // `planted`: state a hostile episode set on a shared object (`re.error.x = ...`) must not be visible here.
+  const victimExpected = (): unknown => [{ hookIndex: 0, raw: { message: host.nbSecret, ratio: 2 / 3, pi: Math.PI, re: 'bb', planted: false } }];
 
   beforeAll(async () => {
     // One worker, so every hostile episode shares the interpreter with the victim episode.

@@ -39,7 +39,11 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   let pool: SandboxPool | undefined;
   let patch: RunPatch | undefined;
   if (o.patch !== undefined) {
-    pool = await createSandboxPool({ size: Math.min(o.concurrency, 4), ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) });
+    pool = await createSandboxPool({
+      size: Math.min(o.concurrency, 4),
+      ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}),
+      ...(o.hookKillLimit !== undefined ? { hookKillLimit: o.hookKillLimit } : {}),
+    });
     try {
       patch = await loadRunPatch(o.patch, definition, ctx.registry.patchRules(), pool);
     } catch (error) {
@@ -142,6 +146,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)')
+    .option('--hook-kill-limit <n>', 'switch a hook off for the rest of an episode after its calls cost this many sandbox worker kills (default 2; 0 never)')
     .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps, 35 with --protocol v0.2; webshop 20, 10 with --protocol v0.2)')
     .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')

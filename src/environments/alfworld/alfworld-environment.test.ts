@@ -47,6 +47,15 @@ describe('the ALFWorld environment', () => {
     expect(processAlfworldAction('  Head over THERE ', admissible)).toBe('head over there');
   });
 
+  // `[.!]+$` and the BLEU tokenizer on a model reply of megabytes: the regex strip was quadratic.
+  it('process_action is linear on multi-megabyte replies', () => {
+    const admissible = ['go to desk 1', 'put mug 1 in/on desk 1'];
+    expect(processAlfworldAction(`put zap on ${'.'.repeat(2_000_000)}x`, admissible)).toBe('put mug 1 in/on desk 1');
+    expect(processAlfworldAction(`zap ${'.'.repeat(2_000_000)}x`, admissible)).toHaveLength(2_000_005);
+    expect(processAlfworldAction(`put mug 1 on desk 1${'!.'.repeat(1_000_000)}`, admissible)).toBe('put mug 1 in/on desk 1');
+    expect(processAlfworldAction(`go to${' \t'.repeat(1_000_000)}desk 1`, admissible)).toBe('go to desk 1');
+  });
+
   it('opens v0.2 text episodes: no tools, 35 steps', async () => {
     const env = createAlfworldEnvironment({ dataDir, split: 'dev', protocol: 'v0.2' });
     const ep = await env.openEpisode(0);

@@ -90,12 +90,21 @@ export function createAlfworldEnvironment(options: AlfworldEnvironmentOptions): 
 export function processAlfworldAction(output: string, admissible: readonly string[]): string {
   const text = cleanActionText(output);
   if (admissible.includes(text)) return text;
-  const put = /^put (.+?) (?:in|on|in\/on|into|onto) (.+)$/.exec(text.trim().replace(/\s+/g, ' ').replace(/[.!]+$/, ''));
+  // No line terminator is left after the whitespace collapse, so the lazy group is tried once per space and
+  // `(.+)$` always reaches the end: linear. The trailing-punctuation strip is a scan (`[.!]+$` is quadratic).
+  const put = /^put (.+?) (?:in|on|in\/on|into|onto) (.+)$/.exec(stripTrailingPunctuation(text.trim().replace(/\s+/g, ' ')));
   if (put) {
     const candidate = `put ${put[1]} in/on ${put[2]}`;
     if (admissible.includes(candidate)) return candidate;
   }
   return mapToAdmissible(text, admissible).action;
+}
+
+/** `text.replace(/[.!]+$/, '')`. */
+function stripTrailingPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '.' || text[end - 1] === '!')) end--;
+  return text.slice(0, end);
 }
 
 export class AlfworldEpisode implements ToolEpisode {

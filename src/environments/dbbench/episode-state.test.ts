@@ -53,4 +53,20 @@ describe('DBBench episode state', () => {
     expect(answerShapeOf('counting')).toBe('number');
     expect(answerShapeOf('INSERT')).toBe('mutation');
   });
+
+  it('normalizes agent SQL like the regex chain, in linear time', () => {
+    const oracle = (sql: string): string => sql.trim().replace(/[;\s]+$/, '').replace(/\s+/g, ' ').toLowerCase();
+    const pieces = [';', ' ', '\n', '\u00a0', '\ufeff', 'S', 'x'];
+    let seed = 11;
+    for (let round = 0; round < 5000; round++) {
+      let sql = '';
+      for (let i = 0; i < round % 10; i++) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        sql += pieces[seed % pieces.length];
+      }
+      expect(normalizeSql(sql), JSON.stringify(sql)).toBe(oracle(sql));
+    }
+    // `/[;\s]+$/` is quadratic on a long run that ends before the end; at 4 MB it runs for hours.
+    expect(normalizeSql(`SELECT 1${' ;'.repeat(2_000_000)}x`)).toHaveLength(4_000_009);
+  });
 });

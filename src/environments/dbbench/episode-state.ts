@@ -8,7 +8,12 @@ const INTROSPECTION_RE = /^\s*(describe|desc|show\s+(full\s+)?columns\s+from|sho
 
 /** Lower-cased, whitespace-collapsed SQL without a trailing semicolon: what "the same query" means. */
 export function normalizeSql(sql: string): string {
-  return sql.trim().replace(/[;\s]+$/, '').replace(/\s+/g, ' ').toLowerCase();
+  // The trailing `;`/space run is cut by a scan: `/[;\s]+$/` retries every start of a long run that ends
+  // before the end of the statement (quadratic on agent SQL).
+  const text = sql.trim();
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ';' || /\s/.test(text[end - 1]!))) end--;
+  return text.slice(0, end).replace(/\s+/g, ' ').toLowerCase();
 }
 
 /** Classifies a result text the agent saw (protocol.md §4.4 error kinds). */

@@ -180,6 +180,12 @@ export function createWebShopSession(options: { engine: WebShopEngine; sessionId
 
 /** The engine's `parse_action`: `re.match(r'(.+)\[(.+)\]', action)` (greedy, anchored at the start only). */
 export function parseAction(action: string): { name: string; arg: string | undefined } {
-  const m = /^([^\n]+)\[([^\n]+)\]/.exec(action);
-  return m ? { name: m[1]!, arg: m[2]! } : { name: action, arg: undefined };
+  // `/^([^\n]+)\[([^\n]+)\]/` by index: on the first line, the last `]`, then the last `[` that leaves a
+  // non-empty name before it and a non-empty argument before that `]` (as the greedy groups settle). The
+  // regex retried its second group for every `[`, which is quadratic in a line of brackets.
+  const lineEnd = action.indexOf('\n');
+  const line = lineEnd < 0 ? action : action.slice(0, lineEnd);
+  const close = line.lastIndexOf(']');
+  const open = close < 2 ? -1 : line.lastIndexOf('[', close - 2);
+  return open >= 1 ? { name: line.slice(0, open), arg: line.slice(open + 1, close) } : { name: action, arg: undefined };
 }

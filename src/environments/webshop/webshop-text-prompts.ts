@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import { ConfigError } from '../../episode/index.js';
+import { scanWebShopTextAction } from './text-action-scan.js';
 import { WEBSHOP_H3_TOOL_TEXT, WEBSHOP_TIPS_HEADER, webShopPromptsFile } from './webshop-prompts.js';
 
 /**
@@ -18,7 +19,8 @@ export const WEBSHOP_TEXT_ACTION_HINTS_HEADER = 'How to use the actions:';
 
 /**
  * The action regex of the v0.2 task, `[Aa]action: *\n* *((search|click)\[.+?])`. Python's `.` stops at
- * `\n` only, so `[^\n]` is used here (JavaScript's `.` would also stop at `\r`, U+2028 and U+2029).
+ * `\n` only, so `[^\n]` is used here (JavaScript's `.` would also stop at `\r`, U+2028 and U+2029). Shown
+ * in messages; replies are read with the linear scan of `text-action-scan.ts`, which matches the same way.
  */
 export const WEBSHOP_TEXT_ACTION_PATTERN = /[Aa]ction: *\n* *((search|click)\[[^\n]+?\])/;
 
@@ -104,9 +106,5 @@ export function renderWebShopTextTurn(template: string, observation: string, ava
 
 /** The action a reply names, as the v0.2 task reads it: the first regex match, or undefined. */
 export function parseWebShopTextAction(content: string): { action: string; verb: 'search' | 'click'; value: string } | undefined {
-  const m = WEBSHOP_TEXT_ACTION_PATTERN.exec(content);
-  if (!m) return undefined;
-  const action = m[1]!;
-  const verb = m[2] as 'search' | 'click';
-  return { action, verb, value: action.slice(verb.length + 1, -1) };
+  return scanWebShopTextAction(content, 'python');
 }

@@ -143,12 +143,16 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   const infra = records.filter((r) => isInfraOutcome(r.outcome));
   const hookEffects: Record<string, number> = {};
   let hookFaults = 0;
+  const switchedOff = new Set<string>();
   for (const r of records) {
     for (const t of r.hookTrace) {
       if (t.fault) hookFaults++;
+      if (t.fault?.kind === 'disabled') switchedOff.add(`#${r.task.index} ${t.hook}[${t.hookIndex}]`);
       if (t.disposition === 'applied') hookEffects[`${t.hook}:${t.effect}`] = (hookEffects[`${t.hook}:${t.effect}`] ?? 0) + 1;
     }
   }
+  // Hooks the sandbox switched off (their calls kept costing worker kills) are named in the batch result.
+  const sandboxNotes = switchedOff.size > 0 ? [`${switchedOff.size} hook(s) switched off after repeated sandbox worker kills: ${[...switchedOff].join(', ')}`] : [];
   const patchedRewards = new Map(records.filter((r) => !isInfraOutcome(r.outcome)).map((r) => [r.task.index, r.reward]));
   const raw = computeBatchReward({ baseline: baselineRewards, patched: patchedRewards, threshold: ctx.threshold, metric: ctx.metric });
   const rerunInfo = { cacheKey, cacheHit, attempts, infraFailures: infra.length };
@@ -156,7 +160,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   if (infra.length > 0 || patchedRewards.size < baselineRewards.size) {
     return finish({
       status: 'missing_evaluation', validPatch: true, patched, reward: { score: 0, metric: ctx.metric, raw }, hookEffects, hookFaults, rejection: null, rerun: rerunInfo,
-      notes: [...engineerNotes, `${infra.length} rerun episode(s) still failed for infrastructure reasons after ${attempts} attempt(s): ${infra.map((r) => `#${r.task.index} ${r.outcome}`).join(', ')}`],
+      notes: [...engineerNotes, ...sandboxNotes, `${infra.length} rerun episode(s) still failed for infrastructure reasons after ${attempts} attempt(s): ${infra.map((r) => `#${r.task.index} ${r.outcome}`).join(', ')}`],
     });
   }
   const inert = Object.keys(hookEffects).length === 0;
@@ -169,7 +173,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     hookFaults,
     rejection: null,
     rerun: rerunInfo,
-    notes: engineerNotes,
+    notes: [...engineerNotes, ...sandboxNotes],
   });
 }
 

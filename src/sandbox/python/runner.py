@@ -10,13 +10,22 @@
 #   other than lazy codec imports, and every OS-level event (sys.settrace stays allowed: CPython itself calls
 #   it to drop a tracer that raised, e.g. when the line budget is exhausted; hook code cannot reach `sys`);
 # - `re` and `math` are per-episode facades without module attributes (the real `re` exposes `re.enum.sys`)
-#   and without `re.RegexFlag`; SequenceMatcher and re.Scanner are per-episode copies of the classes, so a hook
-#   cannot change what other episodes see.
+#   and without `re.RegexFlag`; SequenceMatcher and re.Scanner are per-episode copies of the classes;
+# - every other object a hook can change is shared by the worker's episodes: the classes, functions and enum
+#   members reachable from the hook namespace (`re.error.x = 1` would reach the next episode). They are found
+#   at start-up by walking everything reachable through names hook code may use, their attribute state is
+#   recorded, and it is restored after every call of a hook that assigns or deletes an attribute (the only
+#   way validated code can change them; a reachable mutable container would force a restore after every
+#   call, and there is none);
+# - host paths (the worker script's path in `os.environ['_']`, `sys.executable`, `sys.orig_argv`) are removed
+#   before any hook runs, since read-only format-string walks reach `sys` and `os` through module globals.
 #
 # Names injected by the worker before this file runs: check_tree, Rejected, SAFE_BUILTIN_NAMES, PYTHON_VERSION.
 
+import ast
 import builtins
 import difflib
+import hashlib
 import json
 import math
 import re
@@ -169,18 +178,24 @@ def _episode_globals_factory():
     return make
 
 
+def _assigns_attributes(tree):
+    """Whether hook code assigns or deletes an attribute anywhere (`x.a = v`, `x.a += v`, `del x.a`)."""
+    return any(isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) for node in ast.walk(tree))
+
+
 def _compile(source, benchmark):
-    """(code object, AST node count) for a hook that passes section 5.1, or the rejection reason (str)."""
+    """(code object, AST node count, assigns attributes) for a hook that passes section 5.1, or the rejection
+    reason (str)."""
     key = (benchmark, source)
     cached = _compiled.get(key)
     if cached is not None:
         return cached
     try:
         if _settings['unvalidated']:
-            result = (compile(source, HOOK_FILENAME, 'exec', dont_inherit=True), 0)
+            result = (compile(source, HOOK_FILENAME, 'exec', dont_inherit=True), 0, True)
         else:
             tree, node_count = check_tree(source, benchmark)
-            result = (compile(tree, HOOK_FILENAME, 'exec', dont_inherit=True), node_count)
+            result = (compile(tree, HOOK_FILENAME, 'exec', dont_inherit=True), node_count, _assigns_attributes(tree))
         namespace = _episode_globals_factory()()
         exec(result[0], namespace)
         if not callable(namespace.get('hook')):
@@ -198,12 +213,155 @@ def _compile(source, benchmark):
 
 
 class _Episode:
-    __slots__ = ('nb', 'hooks', 'namespaces')
+    __slots__ = ('nb', 'hooks', 'namespaces', 'restores')
 
-    def __init__(self, hooks, namespaces):
+    def __init__(self, hooks, namespaces, restores):
         self.nb = {}
         self.hooks = hooks
         self.namespaces = namespaces
+        self.restores = restores  # per hook: whether shared state must be restored after its calls
+
+
+# ------------------------------------------------------------------------------------------- shared state
+
+# Values whose attributes cannot be set and that hold nothing else reachable.
+_INERT_TYPES = (int, float, complex, str, bytes, bool, type(None), types.BuiltinFunctionType,
+                types.MethodWrapperType, types.WrapperDescriptorType, types.MethodDescriptorType,
+                types.GetSetDescriptorType, types.MemberDescriptorType, type(Ellipsis), type(NotImplemented))
+_MUTABLE_CONTAINERS = (list, dict, set, bytearray)
+_IMMUTABLE_TYPE_FLAG = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: static types such as int or re.Pattern
+
+
+def _reachable(roots):
+    """Every object hook code can reach from `roots` through attribute names it may use (no leading
+    underscore) and through container items. Modules are not followed: facades leave them out."""
+    seen = {}
+    stack = list(roots)
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, types.ModuleType):
+            continue
+        seen[id(obj)] = obj
+        if isinstance(obj, _INERT_TYPES):
+            continue
+        if isinstance(obj, (tuple, list, set, frozenset)):
+            stack.extend(obj)
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        for name in dir(obj):
+            if name.startswith('_'):
+                continue
+            try:
+                stack.append(getattr(obj, name))
+            except Exception:
+                pass
+    return list(seen.values())
+
+
+def _has_mutable_attributes(obj):
+    if isinstance(obj, type):
+        return not obj.__flags__ & _IMMUTABLE_TYPE_FLAG
+    return isinstance(getattr(obj, '__dict__', None), dict)
+
+
+class _SharedState:
+    """The attribute state (and container contents) of every shared object hook code can change, recorded
+    once; `restore` puts back whatever a hook call changed."""
+
+    def __init__(self, objects):
+        self.types = []
+        self.dicts = []
+        self.containers = []
+        for obj in objects:
+            if isinstance(obj, _MUTABLE_CONTAINERS):
+                self.containers.append((obj, obj.copy()))
+            elif isinstance(obj, type):
+                if not obj.__flags__ & _IMMUTABLE_TYPE_FLAG:
+                    self.types.append((obj, dict(obj.__dict__)))
+            elif isinstance(getattr(obj, '__dict__', None), dict):
+                self.dicts.append((obj.__dict__, dict(obj.__dict__)))
+
+    @property
+    def size(self):
+        return len(self.types) + len(self.dicts) + len(self.containers)
+
+    def restore(self):
+        changed = 0
+        for cls, saved in self.types:
+            current = cls.__dict__
+            if len(current) == len(saved) and all(current.get(k, saved) is v for k, v in saved.items()):
+                continue
+            changed += 1
+            for name in [k for k in current if k not in saved]:
+                type.__delattr__(cls, name)
+            for name, value in saved.items():
+                if current.get(name, saved) is not value:
+                    type.__setattr__(cls, name, value)
+        for current, saved in self.dicts:
+            if len(current) == len(saved) and all(current.get(k, saved) is v for k, v in saved.items()):
+                continue
+            changed += 1
+            current.clear()
+            current.update(saved)
+        for container, saved in self.containers:
+            if container == saved:
+                continue
+            changed += 1
+            container.clear()
+            if isinstance(container, dict):
+                container.update(saved)
+            elif isinstance(container, set):
+                container.update(saved)
+            else:
+                container.extend(saved)
+        return changed
+
+
+_shared = None  # _SharedState, recorded by configure()
+
+
+def _hook_roots():
+    """The values of a hook namespace, as a fresh episode gets them."""
+    namespace = _episode_globals_factory()()
+    return list(namespace['__builtins__'].values()) + [
+        v for k, v in namespace.items() if k != '__builtins__'] + [
+        getattr(namespace[m], n) for m in ('math', 're') for n in dir(namespace[m]) if not n.startswith('_')]
+
+
+def _record_shared_state():
+    global _shared
+    _shared = _SharedState([o for o in _reachable(_hook_roots()) if isinstance(o, _MUTABLE_CONTAINERS)
+                            or _has_mutable_attributes(o)])
+
+
+def _fingerprint_value(value):
+    return '%s:%x' % (type(value).__name__, id(value))
+
+
+def shared_state_fingerprint():
+    """Diagnostics for tests: the attribute state of every module in sys.modules and of every class and
+    function in their namespaces (names and value identities), as one text. Equal before and after an
+    episode means the episode left nothing behind in shared objects."""
+    lines = []
+    for module_name in sorted(k for k in list(sys.modules) if isinstance(k, str)):
+        module = sys.modules.get(module_name)
+        namespace = getattr(module, '__dict__', None)
+        if not isinstance(namespace, dict):
+            continue
+        for name in sorted(k for k in list(namespace) if isinstance(k, str)):
+            value = namespace[name]
+            lines.append('%s.%s=%s' % (module_name, name, _fingerprint_value(value)))
+            if isinstance(value, types.ModuleType):
+                continue
+            try:
+                inner = getattr(value, '__dict__', None)
+                items = sorted(((k, v) for k, v in inner.items() if isinstance(k, str)), key=lambda kv: kv[0]) if isinstance(inner, (dict, types.MappingProxyType)) else []
+            except Exception:
+                continue
+            for key, item in items:
+                lines.append('%s.%s.%s=%s' % (module_name, name, key, _fingerprint_value(item)))
+    digest = hashlib.sha256('\n'.join(lines).encode('utf-8', 'surrogatepass')).hexdigest()
+    return json.dumps({'fingerprint': '%s (%d entries)' % (digest, len(lines)), 'shared': _shared.size if _shared else 0})
 
 
 # ------------------------------------------------------------------------------------------------- running
@@ -339,11 +497,36 @@ def _run(function, ctx_json, nb):
 
 # ------------------------------------------------------------------------------------------- API for the host
 
+def _scrub_host_paths(host_paths):
+    """Removes every environment variable and interpreter setting that names a host path."""
+    import os
+    import posix
+
+    def names_host(value):
+        if isinstance(value, bytes):
+            value = value.decode('utf-8', 'replace')
+        return isinstance(value, str) and any(p in value for p in host_paths)
+
+    for key in [k for k, v in os.environ.items() if names_host(v)]:
+        del os.environ[key]
+    for key in [k for k, v in posix.environ.items() if names_host(v)]:
+        del posix.environ[key]
+    for name in ('executable', '_base_executable'):
+        if names_host(getattr(sys, name, None)):
+            setattr(sys, name, '')
+    sys.argv[:] = [a for a in sys.argv if not names_host(a)] or ['']
+    if hasattr(sys, 'orig_argv'):
+        sys.orig_argv = [a for a in sys.orig_argv if not names_host(a)]
+
+
 def configure(settings_json):
     _settings.update(json.loads(settings_json))
+    _scrub_host_paths([p for p in _settings.pop('host_paths', ()) if p])
+    _record_shared_state()
     if not _settings['unvalidated']:
         sys.addaudithook(_audit)
-    return json.dumps({'pythonVersion': PYTHON_VERSION, 'hardened': not _settings['unvalidated']})
+    return json.dumps({'pythonVersion': PYTHON_VERSION, 'hardened': not _settings['unvalidated'],
+                       'sharedObjects': _shared.size})
 
 
 def validate(source, benchmark):
@@ -361,8 +544,10 @@ def open_episode(episode_id, sources_json, benchmark):
     make_globals = _episode_globals_factory()
     hooks = []
     namespaces = []
+    restores = []
     for source in sources:
         compiled = _compile(source, benchmark)
+        restores.append(not isinstance(compiled, str) and (compiled[2] or bool(_shared.containers)))
         if isinstance(compiled, str):
             hooks.append(compiled)
             continue
@@ -371,7 +556,7 @@ def open_episode(episode_id, sources_json, benchmark):
         hooks.append(namespace['hook'])
         namespaces.append(namespace)
     close_episode(episode_id)
-    _episodes[episode_id] = _Episode(hooks, namespaces)
+    _episodes[episode_id] = _Episode(hooks, namespaces, restores)
     _traced_namespaces.update(id(n) for n in namespaces)
     rejected = [i for i, h in enumerate(hooks) if isinstance(h, str)]
     return json.dumps({'ok': True, 'rejected': rejected})
@@ -398,6 +583,19 @@ def call_hook(episode_id, index, ctx_json):
         return _fault('exception', 'SandboxViolation: %s' % violation)
     except BaseException as error:
         return _fault('exception', _describe(error))
+    finally:
+        if episode.restores[index]:
+            _restore_shared_state()
+
+
+def _restore_shared_state():
+    # A late wall-clock interrupt may land here; the restore is then simply run again.
+    for _attempt in range(3):
+        try:
+            _shared.restore()
+            return
+        except KeyboardInterrupt:
+            continue
 
 
 def close_episode(episode_id):

@@ -56,7 +56,22 @@ export function parseAlfworldGoal(text: string): AlfworldGoal {
 
 /** An entity's type: its name without the instance number. */
 export function entityType(name: string): string {
-  return name.trim().toLowerCase().replace(/\s+\d+$/, '');
+  // `.replace(/\s+\d+$/, '')` as a scan: the trailing digits, then the whitespace before them.
+  const text = name.trim().toLowerCase();
+  let digits = text.length;
+  while (digits > 0 && text.charCodeAt(digits - 1) >= 0x30 && text.charCodeAt(digits - 1) <= 0x39) digits--;
+  let space = digits;
+  while (space > 0 && /\s/.test(text[space - 1]!)) space--;
+  return digits < text.length && space < digits ? text.slice(0, space) : text;
+}
+
+/**
+ * `re.exec(text)` for a pattern `^…(.+)$` without the `m` flag: such a match spans the whole text, so text
+ * with a line break never matches, and on one line the lazy groups are tried once per position (linear).
+ * On text with line breaks the regex itself rescans the line for every occurrence of its separator.
+ */
+function execWholeLine(re: RegExp, text: string): RegExpExecArray | null {
+  return /[\n\r\u2028\u2029]/.test(text) ? null : re.exec(text);
 }
 
 /** One action the target sent, with what it could choose from and what it got back. */
@@ -132,7 +147,7 @@ export function detectAlfworldSignatures(record: EpisodeRecord): Set<AlfworldSig
     if (prev && prev.raw === e.raw && NOTHING.test(prev.observation)) found.add('repeat_failed');
     const before = events[i - 2];
     if (prev && before && prev.raw === e.raw && before.raw === e.raw) found.add('repeat_failed');
-    const tr = /^(heat|cool|clean) (.+?) with (.+)$/.exec(e.action);
+    const tr = execWholeLine(/^(heat|cool|clean) (.+?) with (.+)$/, e.action);
     if (tr && !NOTHING.test(e.observation)) {
       const obj = tr[2]!;
       transformed.set(obj, entityType(tr[3]!));
@@ -141,7 +156,7 @@ export function detectAlfworldSignatures(record: EpisodeRecord): Set<AlfworldSig
     }
     // What the target meant (its own text) and what ran (the mapped command) can differ: judge intent on both.
     for (const text of new Set([e.raw, e.action])) {
-      const put = /^put (.+?) in\/on (.+)$/.exec(text);
+      const put = execWholeLine(/^put (.+?) in\/on (.+)$/, text);
       if (!put || goal.target === '' || entityType(put[1]!) !== goal.target) continue;
       const obj = put[1]!;
       const where = entityType(put[2]!);
@@ -153,9 +168,9 @@ export function detectAlfworldSignatures(record: EpisodeRecord): Set<AlfworldSig
       }
     }
     if (NOTHING.test(e.observation)) return;
-    const placed = /^put (.+?) in\/on (.+)$/.exec(e.action);
+    const placed = execWholeLine(/^put (.+?) in\/on (.+)$/, e.action);
     if (placed && entityType(placed[1]!) === goal.target && entityType(placed[2]!) === goal.destination) atDestination.add(placed[1]!);
-    const taken = /^take (.+?) from (.+)$/.exec(e.action);
+    const taken = execWholeLine(/^take (.+?) from (.+)$/, e.action);
     if (taken && entityType(taken[2]!) === goal.destination) atDestination.delete(taken[1]!);
   });
   if (goal.kind === 'two' && atDestination.size < 2 && record.outcome !== 'success') found.add('forget_second');

@@ -1,4 +1,5 @@
 import { isInfraOutcome, type EpisodeRecord } from '../../../episode/index.js';
+import { normalizeSql } from '../../../environments/dbbench/episode-state.js';
 import { isErrorKind, observeEpisode, type ObservedEpisode, type ObservedEvent } from './observe.js';
 
 /**
@@ -85,7 +86,11 @@ function quotedLiterals(sql: string): string[] {
 
 function canonicalNumber(text: string): string {
   const t = text.replace(/,/g, '');
-  return t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t;
+  if (!t.includes('.')) return t;
+  // `t.replace(/0+$/, '')` as a scan (the regex retries every start of a long run of zeros).
+  let end = t.length;
+  while (end > 0 && t[end - 1] === '0') end--;
+  return t.slice(0, end).replace(/\.$/, '');
 }
 
 function upperCount(text: string): number {
@@ -172,10 +177,8 @@ export function detectSignatures(ep: ObservedEpisode): Set<SignatureId> {
   return found;
 }
 
-/** Lower-cased, whitespace-collapsed SQL without a trailing semicolon. */
-export function normalizeSql(sql: string): string {
-  return sql.trim().replace(/[;\s]+$/, '').replace(/\s+/g, ' ').toLowerCase();
-}
+/** Lower-cased, whitespace-collapsed SQL without a trailing semicolon (the environment's rule, linear time). */
+export { normalizeSql };
 
 export interface SignatureTally {
   id: SignatureId;

@@ -70,6 +70,37 @@ export const mysqlErrors = {
   tableFull: (name: string) => new MysqlError(1114, 'HY000', `The table '${name}' is full`),
 };
 
+function lastLine(text: string): string {
+  let at = text.length;
+  while (at > 0 && !isLineBreak(text.charCodeAt(at - 1))) at--;
+  return at === 0 ? text : text.slice(at);
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+/**
+ * `/table (?:"?)(.+?)(?:"?) already exists/.exec(text)`, line by line and each line cut after its last
+ * ` already exists`: a match never spans a line break, and on one line the first `table ` that can match does,
+ * so no start rescans the line (the single regex does, for every `table ` of a line without the phrase).
+ */
+function tableAlreadyExists(text: string): RegExpExecArray | null {
+  let start = 0;
+  while (start <= text.length) {
+    let end = start;
+    while (end < text.length && !isLineBreak(text.charCodeAt(end))) end++;
+    const line = text.slice(start, end);
+    const cut = line.lastIndexOf(' already exists');
+    if (cut >= 0) {
+      const m = /table (?:"?)(.+?)(?:"?) already exists/.exec(line.slice(0, cut + ' already exists'.length));
+      if (m) return m;
+    }
+    start = end + 1;
+  }
+  return null;
+}
+
 /**
  * The table a statement writes to, for ER_RECORD_FILE_FULL: the name after `CREATE [TEMPORARY] TABLE
  * [IF NOT EXISTS]`, `INSERT/REPLACE [IGNORE] [INTO]` or `UPDATE [IGNORE]`. Anything else (a sort or a
@@ -107,24 +138,28 @@ export function writtenTable(sql: string): string {
 export function mapSqliteError(message: string, sql: string, database: string): MysqlError {
   const udf = fromUdfMessage(message);
   if (udf) return udf;
-  let m = /no such table: (?:main\.)?(.+)$/.exec(message);
+  // The message quotes the agent's identifiers, so it is untrusted text of any length. Every pattern ending in
+  // `(.+)$` can only match on the last line (`.` stops at line breaks, `$` is the end of the text), so it runs
+  // there: on the whole text each earlier occurrence of its prefix rescans its line (quadratic).
+  const last = lastLine(message);
+  let m = /no such table: (?:main\.)?(.+)$/.exec(last);
   if (m) return mysqlErrors.noSuchTable(database, m[1]!);
-  m = /no such column: (.+)$/.exec(message);
+  m = /no such column: (.+)$/.exec(last);
   if (m) return mysqlErrors.unknownColumn(m[1]!.replace(/^"|"$/g, ''), 'field list');
-  m = /ambiguous column name: (.+)$/.exec(message);
+  m = /ambiguous column name: (.+)$/.exec(last);
   if (m) return mysqlErrors.ambiguousColumn(m[1]!, 'field list');
-  m = /no such function: (.+)$/.exec(message);
+  m = /no such function: (.+)$/.exec(last);
   if (m) return mysqlErrors.functionMissing(database, m[1]!);
   m = /wrong number of arguments to function (\w+)\(\)/.exec(message);
   if (m) return mysqlErrors.paramCount(m[1]!.toLowerCase());
-  m = /table (?:"?)(.+?)(?:"?) already exists/.exec(message);
+  m = tableAlreadyExists(message);
   if (m) return mysqlErrors.tableExists(m[1]!);
-  m = /duplicate column name: (.+)$/.exec(message);
+  m = /duplicate column name: (.+)$/.exec(last);
   if (m) return mysqlErrors.duplicateColumn(m[1]!);
   m = /sub-select returns (\d+) columns - expected 1/.exec(message);
   if (m) return mysqlErrors.operandColumns(1);
   if (/misuse of (aggregate|window) function/.test(message)) return mysqlErrors.invalidGroupFunction();
-  m = /has (\d+) columns but (\d+) values were supplied|(\d+) values for (\d+) columns/.exec(message);
+  m = /has (\d+) columns but (\d+) values were supplied|(?<!\d)(\d+) values for (\d+) columns/.exec(message);
   if (m) return mysqlErrors.columnCount(1);
   m = /near "((?:[^"]|"")*)": syntax error/.exec(message);
   if (m) {
@@ -134,10 +169,10 @@ export function mapSqliteError(message: string, sql: string, database: string): 
   }
   if (/incomplete input/.test(message)) return syntaxError(sql, sql.length);
   if (message.includes('database or disk is full')) return mysqlErrors.tableFull(writtenTable(sql));
-  m = /UNIQUE constraint failed: (.+)$/.exec(message);
+  m = /UNIQUE constraint failed: (.+)$/.exec(last);
   if (m) return new MysqlError(1062, '23000', `Duplicate entry for key '${m[1]}'`);
-  if (/NOT NULL constraint failed: (?:\w+\.)?(.+)$/.test(message)) {
-    const col = /NOT NULL constraint failed: (?:[^.]+\.)?(.+)$/.exec(message)![1]!;
+  if (/NOT NULL constraint failed: (?:\w+\.)?(.+)$/.test(last)) {
+    const col = /NOT NULL constraint failed: (?:[^.]+\.)?(.+)$/.exec(last)![1]!;
     return new MysqlError(1048, '23000', `Column '${col}' cannot be null`);
   }
   return new MysqlError(1105, 'HY000', message);
