@@ -4,7 +4,6 @@
  * its own protocol and the argument key of each tool.
  */
 import type { ChatMessage, EpisodeRecord } from '../episode/index.js';
-import { scanWebShopTextAction } from '../environments/webshop/text-action-scan.js';
 
 /** An action read from a text turn: the tool the FC protocol would have called and its lower-cased value. */
 export interface TextAction {
