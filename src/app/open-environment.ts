@@ -46,7 +46,10 @@ export function benchmarkOptions(registry: BenchmarkRegistry, definition: AnyBen
     }
     const owners = registry.all().filter((d) => d.options.flags.some((f) => f.key === key));
     if (owners.length > 0) {
-      throw new ConfigError({ message: `${flagOf(key)} applies to ${owners.map((d) => d.name).join(', ')} only, not ${definition.name}.`, field: flagOf(key) });
+      const ownFile = definition.taskFileOption;
+      const isFileFlag = owners.some((d) => d.taskFileOption === key);
+      const hint = isFileFlag && ownFile !== undefined ? `; ${definition.name} plays a task file with ${flagOf(ownFile)} FILE` : '';
+      throw new ConfigError({ message: `${flagOf(key)} applies to ${owners.map((d) => d.name).join(', ')} only, not ${definition.name}${hint}.`, field: flagOf(key) });
     }
     throw new ConfigError({ message: `Unknown option ${flagOf(key)} for ${definition.name}.`, field: key, allowed: definition.options.flags.map((f) => f.flag.split(' ')[0]!) });
   }

@@ -51,9 +51,9 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
       throw new ConfigError({ message: 'dbbench plays the function-calling protocol only; --grading v0.2 grades answers with the v0.2 rule.', field: 'protocol', allowed: ['fc'] });
     }
     const file = request.options.data;
+    const dataFile = file === undefined ? {} : { dataFile: dataFileIdentity(file, '--data') };
     const tasks = file === undefined ? undefined : loadDbBenchFile(file);
     if (tasks?.length === 0) throw new ConfigError({ message: `--data ${file}: the file holds no tasks.`, field: 'data' });
-    const dataFile = file === undefined ? {} : { dataFile: dataFileIdentity(file, '--data') };
     const grading = request.options.grading ?? 'fc';
     const backend = await resolveDbBackend(request.options.backend, request.options.dsn);
     const environment = dbBenchEnvironment({

@@ -48,6 +48,7 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
   },
   async open(request) {
     const protocol = request.protocol === 'v0.2' ? 'v0.2' : 'fc';
+    const dataFile = request.options.data === undefined ? {} : { dataFile: dataFileIdentity(request.options.data, '--data') };
     const environment = webShopEnvironment({
       dataDir: request.dataDir,
       protocol,
@@ -57,7 +58,6 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
       ...(request.options.data !== undefined ? { humanInstructionsFile: request.options.data } : {}),
     });
     if (environment.size === 0) throw new ConfigError({ message: `webshop ${environment.split}: there are no goals to play (no instruction with attributes for a product of the catalogue).`, field: 'data' });
-    const dataFile = request.options.data === undefined ? {} : { dataFile: dataFileIdentity(request.options.data, '--data') };
     return {
       environment,
       identity: { protocol: protocol === 'fc' ? 'webshop-fc-v1' : 'webshop-text-v0.2', goals: environment.split, goalSeed: request.options.goalSeed ?? 233, maxRounds: request.maxRounds ?? null, ...dataFile },
