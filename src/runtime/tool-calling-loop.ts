@@ -1,14 +1,15 @@
 import type { ToolCall } from '../episode/index.js';
 import type { ToolEpisode } from '../environments/environment.js';
 import { toolMessage, userMessage } from '../episode/index.js';
-import { foldInit, type FiredEffect } from './call-hooks.js';
+import { foldGuards, foldInit, foldPostStep, settle } from './call-hooks.js';
 import type { Ending, LoopContext } from './episode-loop.js';
 
 /**
  * The tool-calling loop, DBBench's (protocol.md §4.4) and the one any benchmark of tool calls with a final
  * answer can use: on_init into the system prompt, then per round make_pre_hint, a model
  * turn, and every tool call of the turn in order — on_before_action (a block is a tool reply for that call;
- * rewrite and force are ignored), execution, on_post_step (hints honoured, force ignored). A final answer
+ * rewrite and force are ignored, by the one guard fold of `call-hooks.ts`), execution, on_post_step (hints
+ * honoured, force ignored). A final answer
  * ends the episode at once; a turn without tool calls gets the nudge and uses up the round.
  */
 export async function playToolCalling(loop: LoopContext<ToolEpisode>): Promise<Ending> {
@@ -52,7 +53,9 @@ async function processToolCalls(loop: LoopContext<ToolEpisode>, toolCalls: ToolC
       continue;
     }
     const guards = await loop.hook('on_before_action', episode.hookContext({ hook: 'on_before_action', round, remaining, call }), { round, tool: call.tool });
-    const block = firstBlock(guards);
+    const guard = foldGuards(guards, call.firstValue === undefined ? '' : String(call.firstValue));
+    settle(guards, guard.dispositions);
+    const block = guard.block;
     if (block !== undefined) {
       s.messages.push(toolMessage(call.id, block));
       s.steps.push({ round, tool: call.tool, input: call.firstValue, observation: block, status: 'blocked' });
@@ -71,20 +74,9 @@ async function processToolCalls(loop: LoopContext<ToolEpisode>, toolCalls: ToolC
       episode.hookContext({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: result.content }),
       { round, tool: call.tool },
     );
-    for (const { effect, trace } of post) {
-      if (effect.kind === 'inject_hint') s.messages.push(userMessage(effect.message));
-      else trace.disposition = 'ignored';
-    }
+    const after = foldPostStep(post);
+    settle(post, after.dispositions);
+    for (const message of after.messages) s.messages.push(userMessage(message));
   }
   return undefined;
-}
-
-/** The first block wins; rewrite and force are not honoured on DBBench, and nothing after a block applies. */
-function firstBlock(guards: FiredEffect<'on_before_action'>[]): string | undefined {
-  let block: string | undefined;
-  for (const { effect, trace } of guards) {
-    if (block === undefined && effect.kind === 'block_and_prompt') block = effect.message;
-    else trace.disposition = 'ignored';
-  }
-  return block;
 }

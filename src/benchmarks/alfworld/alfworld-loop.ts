@@ -1,6 +1,6 @@
 import { toolMessage, userMessage } from '../../episode/index.js';
 import type { ToolEpisode } from '../../environments/environment.js';
-import { foldGuards, foldInit, foldPostStep } from '../../runtime/call-hooks.js';
+import { foldGuards, foldInit, foldPostStep, settle } from '../../runtime/call-hooks.js';
 import type { Ending, LoopContext } from '../../runtime/episode-loop.js';
 
 /** Where an ALFWorld hook is called, with the agent's raw output and the action the loop will execute. */
@@ -87,7 +87,9 @@ export async function playAlfworld(loop: LoopContext<AlfworldLoopEpisode>): Prom
     }
 
     const beforeCtx = episode.alfworldContext({ hook: 'on_before_action', step: i, remaining, raw: output, finalAction: action });
-    const guard = foldGuards(await loop.hook('on_before_action', beforeCtx, { round, tool: call.tool }), action, lowerAction);
+    const guards = await loop.hook('on_before_action', beforeCtx, { round, tool: call.tool });
+    const guard = foldGuards(guards, action, lowerAction);
+    settle(guards, guard.dispositions);
     const { block, notes } = guard;
     action = guard.action;
     if (block !== undefined) {
@@ -103,7 +105,9 @@ export async function playAlfworld(loop: LoopContext<AlfworldLoopEpisode>): Prom
     outputs.push(output);
 
     const postCtx = episode.alfworldContext({ hook: 'on_post_step', step: i, remaining: remaining - 1, raw: output, finalAction: action });
-    const post = foldPostStep(await loop.hook('on_post_step', postCtx, { round, tool: call.tool }), lowerAction);
+    const fired = await loop.hook('on_post_step', postCtx, { round, tool: call.tool });
+    const post = foldPostStep(fired, lowerAction);
+    settle(fired, post.dispositions);
     for (const message of post.messages) s.messages.push(userMessage(message));
     if (post.forced !== undefined) forced = post.forced;
 

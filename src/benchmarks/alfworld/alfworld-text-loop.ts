@@ -2,7 +2,7 @@ import { userMessage, type ChatMessage } from '../../episode/index.js';
 import { trimAvailableActions } from '../../environments/alfworld/alfworld-prompts.js';
 import { pyStrip } from '../../python/python-text.js';
 import type { Ending, LoopContext } from '../../runtime/episode-loop.js';
-import { foldGuards, foldInit, foldPostStep } from '../../runtime/call-hooks.js';
+import { foldGuards, foldInit, foldPostStep, settle } from '../../runtime/call-hooks.js';
 import { alfworldStepEnding, alfworldStepLimitEnding, lowerAction, type AlfworldLoopEpisode } from './alfworld-loop.js';
 
 /** The text episode: the FC loop's operations plus the v0.2 opening (instruction, reply, one-shot, task). */
@@ -75,7 +75,9 @@ export async function playAlfworldText(loop: LoopContext<AlfworldTextLoopEpisode
     }
 
     const beforeCtx = episode.alfworldContext({ hook: 'on_before_action', step: i, remaining, raw, finalAction: action });
-    const guard = foldGuards(await loop.hook('on_before_action', beforeCtx, { round, tool }), action, lowerAction);
+    const guards = await loop.hook('on_before_action', beforeCtx, { round, tool });
+    const guard = foldGuards(guards, action, lowerAction);
+    settle(guards, guard.dispositions);
     const { block, notes } = guard;
     action = guard.action;
     if (block !== undefined) {
@@ -94,7 +96,9 @@ export async function playAlfworldText(loop: LoopContext<AlfworldTextLoopEpisode
     outputs.push(output);
 
     const postCtx = episode.alfworldContext({ hook: 'on_post_step', step: i, remaining: remaining - 1, raw, finalAction: action });
-    const post = foldPostStep(await loop.hook('on_post_step', postCtx, { round, tool }), lowerAction);
+    const fired = await loop.hook('on_post_step', postCtx, { round, tool });
+    const post = foldPostStep(fired, lowerAction);
+    settle(fired, post.dispositions);
     for (const message of post.messages) s.messages.push(userMessage(message));
     if (post.forced !== undefined) forced = post.forced;
 

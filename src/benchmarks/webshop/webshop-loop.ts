@@ -1,7 +1,7 @@
 import { toolMessage, userMessage, type ChatMessage } from '../../episode/index.js';
 import type { ParsedCall } from '../../environments/environment.js';
 import type { WebShopEpisodeDriver } from '../../environments/webshop/webshop-environment.js';
-import { foldGuards, foldInit, foldPostStep } from '../../runtime/call-hooks.js';
+import { foldGuards, foldInit, foldPostStep, settle } from '../../runtime/call-hooks.js';
 import type { Ending, LoopContext } from '../../runtime/episode-loop.js';
 
 const TASK_LIMIT_MESSAGE = 'Task limit reached.';
@@ -89,6 +89,7 @@ export async function actWebShop(
   const view = { tool: call.tool, value: call.firstValue ?? '', finalAction: a.action };
   const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: a.tool });
   const guard = foldGuards(guards, a.action, (effectAction) => episode.wrapAction(effectAction, call.tool));
+  settle(guards, guard.dispositions);
   for (const note of guard.notes) s.messages.push(userMessage(note));
   if (guard.block !== undefined) {
     s.messages.push(userMessage(guard.block));
@@ -100,6 +101,7 @@ export async function actWebShop(
   s.steps.push({ round, tool: a.tool, input: call.firstValue, observation: out.observation, status: 'executed' });
   const post = await loop.hook('on_post_step', episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }), { round, tool: a.tool });
   const after = foldPostStep(post, forcedClick);
+  settle(post, after.dispositions);
   for (const message of after.messages) s.messages.push(userMessage(message));
   const step: WebShopActionStep = { action: executed, ...(after.forced !== undefined ? { forced: after.forced } : {}) };
   if (out.done) step.ending = { outcome: out.reward >= 1 ? 'success' : 'wrong_answer', reward: out.reward, detail: { action: executed, ...out.detail } };
