@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 
 import type { EpisodeRecord, RewardMetric } from '../episode/index.js';
-import type { EngineerBenchmark } from '../engineer/engineer-benchmark.js';
+import type { EngineerBenchmark } from '../engineer/engineer.js';
 import type { HarnessPatch, PatchRules } from '../patch/index.js';
 import type { Environment } from '../runtime/environment.js';
 import type { RunDataNotes } from '../store/run-manifest.js';

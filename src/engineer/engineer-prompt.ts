@@ -8,7 +8,7 @@
  * is returned so artifacts can prove that training and evaluation used the same prompt.
  */
 import { InternalError, type ChatMessage } from '../episode/index.js';
-import type { EngineerBenchmark, PacketLimits } from './engineer-benchmark.js';
+import type { EngineerBenchmark, PacketLimits } from './engineer.js';
 import type { EngineerInput } from './engineer.js';
 import { buildFailurePacket, type FailurePacket } from './failure-packet.js';
 import { ENGINE_TEMPLATES, PROMPT_VERSION, sha256 } from './prompt-templates.js';

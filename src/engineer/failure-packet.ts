@@ -13,11 +13,11 @@
  * Each benchmark brings its renderer (`EngineerBenchmark.packet`): DBBench its evidence layout, WebShop and
  * ALFWorld the markdown trace packet of `trace-packet.ts`, which any benchmark may reuse.
  */
-import type { PacketLimits } from './engineer-benchmark.js';
+import type { PacketLimits } from './engineer.js';
 import type { EngineerInput } from './engineer.js';
 import { countExcluded, selectBatch } from './episode-evidence.js';
 
-export type { PacketRenderer } from './engineer-benchmark.js';
+export type { PacketRenderer } from './engineer.js';
 
 export interface FailurePacketStats {
   tasks: number;

@@ -1,5 +1,5 @@
 export type { Engineer, EngineerInput, EngineerKind, EngineerProposal, EngineerResult } from './engineer.js';
-export type { EngineerBenchmark, PacketLimits, PacketRenderer, PromptStyle, SymbolicRules } from './engineer-benchmark.js';
+export type { EngineerBenchmark, PacketLimits, PacketRenderer, PromptStyle, SymbolicRules } from './engineer.js';
 export { buildFailurePacket } from './failure-packet.js';
 export type { BuildFailurePacketOptions, FailurePacket, FailurePacketStats } from './failure-packet.js';
 export { selectBatch, toEpisodeEvidence, byRewardThenIndex } from './episode-evidence.js';

@@ -19,7 +19,7 @@ import { reassembleEngineerText, type ReassembleOptions } from '../patch/index.j
 import type { ChatMessage } from '../episode/index.js';
 import type { Engineer, EngineerInput, EngineerResult } from './engineer.js';
 import { buildEngineerPrompt, type EngineerPromptProtocol } from './engineer-prompt.js';
-import type { PacketLimits } from './engineer-benchmark.js';
+import type { PacketLimits } from './engineer.js';
 import type { PreviousAttempt } from './previous-attempt.js';
 
 export const DEFAULT_ENGINEER_MAX_TOKENS = 12288;

@@ -20,7 +20,7 @@ import { byRewardThenIndex, countExcluded, type BatchSelection, type EpisodeEvid
 import { clipHead, clipMiddle, collapseWhitespace, tidyLines } from './packet-text.js';
 import { sanitizeEvidenceText, type SanitizeMode } from './sanitize-evidence.js';
 import { isTextProtocol, taskMessages } from './trace-signals.js';
-import type { PacketRenderer } from './engineer-benchmark.js';
+import type { PacketRenderer } from './engineer.js';
 
 export const TRACE_PACKET_TITLE = '# Harness-R1 Direct Failure Trace Packet';
 export const TRACE_PACKET_SANITIZE_MODE: SanitizeMode = 'paths_and_product_ids';

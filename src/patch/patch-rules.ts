@@ -5,7 +5,7 @@
  * string literals must not name numbered instances. Each benchmark's definition supplies its rules; the
  * validator itself names no benchmark.
  */
-import type { EffectKind } from './patch-types.js';
+import type { EffectKind, HookCompileRules } from './patch-types.js';
 
 /** A legacy `set_config` target: its type and bounds. */
 export interface ConfigFieldSpec {
@@ -77,11 +77,6 @@ export const NO_LEGACY_DSL: LegacyDslRules = Object.freeze({
   effects: { guard: [], recovery: [] },
 });
 
-/** What the sandbox's compile step needs to know about the benchmark a hook is for. */
-export interface HookCompileRules {
-  /** String literals must not name numbered instances (`compile_hook(..., 'alfworld')` in the original). */
-  numberedInstances: boolean;
-}
 
 export function compileRulesOf(rules: PatchRules | undefined): HookCompileRules {
   return { numberedInstances: rules?.numberedInstances ?? false };

@@ -3,7 +3,6 @@
  * Keys are snake_case because the patch format is the original release's external format.
  */
 import type { JsonValue } from '../python/python-json.js';
-import type { HookCompileRules } from './patch-rules.js';
 
 export const PATCH_SCHEMA_VERSION = 'harness-r1-patch-v1';
 
@@ -116,6 +115,12 @@ export interface HarnessPatch {
  * Compiles one hook's Python source for validation (the sandbox's `compile_hook`, §5.1). `reason` is the
  * compiler's message, which becomes the rejection message verbatim.
  */
+/** What the sandbox's compile step needs to know about the benchmark a hook is for. */
+export interface HookCompileRules {
+  /** String literals must not name numbered instances (`compile_hook(..., 'alfworld')` in the original). */
+  numberedInstances: boolean;
+}
+
 export type HookCompiler = (source: string, rules: HookCompileRules) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
 /** Where in the pipeline a patch was rejected. */

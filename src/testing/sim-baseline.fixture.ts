@@ -13,7 +13,7 @@ import { webShopEnvironment } from '../benchmarks/webshop/environment.js';
 import { NO_HOOKS } from '../hooks/native-hooks.js';
 import { runEpisode } from '../runtime/run-episode.js';
 import type { EngineerInput } from '../engineer/engineer.js';
-import type { EngineerBenchmark } from '../engineer/engineer-benchmark.js';
+import type { EngineerBenchmark } from '../engineer/engineer.js';
 import { BenchmarkRegistry } from '../benchmarks/registry.js';
 
 export async function runSimBaseline(taskIndices: number[], spec = 'sim:dbbench?seed=1'): Promise<EpisodeRecord[]> {

@@ -1,4 +1,4 @@
-import type { EngineerBenchmark } from '../../../engineer/engineer-benchmark.js';
+import type { EngineerBenchmark } from '../../../engineer/engineer.js';
 import { codeRules, EVIDENCE_MARKER, outputContract } from '../../../engineer/engineer-prompt.js';
 import { tracePacketRenderer, type TracePacketLimits, type TraceStyle } from '../../../engineer/trace-packet.js';
 import { buildTraceRevisionContext } from '../../../engineer/trace-revision-context.js';

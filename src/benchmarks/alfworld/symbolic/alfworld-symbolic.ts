@@ -1,4 +1,4 @@
-import type { SymbolicRules } from '../../../engineer/engineer-benchmark.js';
+import type { SymbolicRules } from '../../../engineer/engineer.js';
 import { tallyBench } from '../../../engineer/symbolic/bench-tally.js';
 import { proposeFromTally } from '../../../engineer/symbolic/propose-bench.js';
 import { asToolCallView } from '../../../engineer/text-actions.js';

@@ -1,4 +1,4 @@
-import type { EngineerBenchmark } from '../../../engineer/engineer-benchmark.js';
+import type { EngineerBenchmark } from '../../../engineer/engineer.js';
 import { EVIDENCE_MARKER, outputContract } from '../../../engineer/engineer-prompt.js';
 import { DBBENCH_SYMBOLIC } from '../symbolic/dbbench-symbolic.js';
 import { DBBENCH_EVIDENCE_FORMAT, DBBENCH_SANITIZE_MODE, renderDbBenchEvidence } from './dbbench-evidence.js';

@@ -1,4 +1,4 @@
-import type { SymbolicRules } from '../../../engineer/engineer-benchmark.js';
+import type { SymbolicRules } from '../../../engineer/engineer.js';
 import { NO_SIGNATURE_NOTE, SIGNATURE_PATCH_NOTE } from '../../../engineer/symbolic/propose-bench.js';
 import { composePatch, composeSoftPatch } from './compose-patch.js';
 import { SIGNATURE_IDS, tallySignatures, type BatchTally, type SignatureId, type SignatureTally } from './signatures.js';
