@@ -3,7 +3,7 @@ import type { ParsedCall } from '../environments/environment.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest, ChatResponse, ResponseLimitHit } from '../models/chat-model.js';
 import { callHooks, type FiredEffect } from './call-hooks.js';
-import type { EpisodeBase } from './environment.js';
+import type { EpisodeBase } from '../environments/environment.js';
 
 /** An episode that reads raw tool calls itself. */
 export interface CallParser {
