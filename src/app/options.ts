@@ -103,9 +103,11 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where 
   const field = key === '' ? 'options' : key;
   if (issue.code === 'custom') throw new ConfigError({ message: `${where}${issue.message}`, field });
   if (issue.code === 'invalid_value' && 'values' in issue) {
-    throw new ConfigError({ message: `${where}Unknown ${flagOf(key)} '${String(issue.input)}'.`, field, allowed: issue.values.map(String) });
+    const given = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), value);
+    throw new ConfigError({ message: `${where}Unknown ${flagOf(key)} '${String(given)}'.`, field, allowed: issue.values.map(String) });
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) throw new ConfigError({ message: `${where}${flagOf(key)} is required.`, field });
+  const present = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), value);
+  if (issue.code === 'invalid_type' && present === undefined) throw new ConfigError({ message: `${where}${flagOf(key)} is required.`, field });
   if (issue.code === 'unrecognized_keys') {
     throw new ConfigError({ message: `${where}unknown setting(s): ${issue.keys.join(', ')}.`, field: issue.keys[0] ?? field });
   }

@@ -136,10 +136,10 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('run')
     .description('Play benchmark tasks with a target model and record every episode (no engineer, no reward).')
-    .requiredOption('--bench <bench>', `benchmark: ${benchNames(ctx)}, or the path of a benchmark module`)
+    .option('--bench <bench>', `benchmark (required): ${benchNames(ctx)}, or the path of a benchmark module`)
     .option('--split <split>', 'split (dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: ignored, the goal set is chosen by --goals)')
     .option('--tasks <range>', 'task indices: START:END (end exclusive), 7, or 1,3,9 (default: the whole split)')
-    .requiredOption('--target <spec>', `target model: openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N&faults=…], scripted:<file>`)
+    .option('--target <spec>', `target model (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N&faults=…], scripted:<file>`)
     .option('--concurrency <n>', 'episodes played at once (default 1)')
     .option('--run-dir <dir>', 'where the run is recorded (default runs/<bench>-<split>-<time>)')
     .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
