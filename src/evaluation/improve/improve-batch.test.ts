@@ -5,36 +5,25 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { sandboxCompiler } from '../../cli/sandbox-compiler.js';
-import { resolveDataDir } from '../../config/data-dir.js';
 import type { EpisodeRecord } from '../../episode/index.js';
-import type { Engineer, EngineerInput, EngineerResult } from '../../engineer/engineer.js';
-import { createDbBenchEnvironment } from '../../environments/dbbench/dbbench-environment.js';
-import { loadDbBenchSplit } from '../../environments/dbbench/load-tasks.js';
-import { createSqliteBackend } from '../../environments/dbbench/sqlite-backend.js';
 import type { Environment } from '../../environments/environment.js';
 import { createWebShopEnvironment } from '../../environments/webshop/webshop-environment.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import type { ChatRequest } from '../../models/chat-model.js';
-import { createScriptedModel, type ScriptedModel, type ScriptedReply, type ScriptedFailure } from '../../models/scripted-model.js';
+import { createScriptedModel, type ScriptedModel, type ScriptedReply } from '../../models/scripted-model.js';
 import { validatePatch } from '../../patch/index.js';
 import { runEpisode } from '../../runtime/run-episode.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import type { RunManifest } from '../../store/run-manifest.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
+import { BATCH, contextMaker, dataDir, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from './scripted-loop.fixture.js';
 
 // Each decision of the batch pipeline, driven by scripted targets and scripted engineers on real DBBench and
-// WebShop tasks, with patches compiled and run in the real sandbox. No simulated target: the targets below
-// answer from what they are shown, so each test controls exactly what the baseline and the rerun see.
-
-const dataDir = resolveDataDir();
-const TASKS = loadDbBenchSplit(dataDir, 'dev');
-/** Dev tasks 0–3 are query tasks with one gold value each. */
-const BATCH = { tag: 'batch_000', taskIndices: [0, 1, 2, 3] };
-const MARKER = 'QUOTE-EVERY-IDENTIFIER';
+// WebShop tasks, with patches compiled and run in the real sandbox. No simulated target.
 
 const root = mkdtempSync(path.join(tmpdir(), 'improve-batch-'));
 let pool: SandboxPool;
-let dirs = 0;
+const context = contextMaker(root, () => pool);
 
 beforeAll(async () => {
   // A generous hook budget: these tests are about decisions, not about the wall clock.
@@ -46,67 +35,6 @@ afterAll(async () => {
   await pool.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-/** The DBBench task a request is about, read from its first user message. */
-function taskOf(request: ChatRequest): number {
-  const question = String(request.messages.find((m) => m.role === 'user')?.content ?? '');
-  const task = TASKS.slice(0, 4).find((t) => question.includes(t.description));
-  if (!task) throw new Error('request about no known task');
-  return task.index;
-}
-
-const commit = (answers: string[]): ScriptedReply => ({ toolCalls: [{ name: 'commit_final_answer', arguments: { answers } }] });
-const gold = (index: number) => commit(TASKS[index]!.label);
-const wrong = commit(['certainly not this']);
-const infra: ScriptedFailure = { error: { message: 'connection reset by peer' } };
-
-/** A DBBench target that answers each episode in one turn with `policy`. */
-function target(policy: (task: number, request: ChatRequest) => ScriptedReply | ScriptedFailure, label = 'scripted-target'): ScriptedModel {
-  return createScriptedModel(Array.from({ length: 64 }, () => (request: ChatRequest) => policy(taskOf(request), request)), { label });
-}
-
-/** A target that answers right only when the system prompt carries the patch's skill. */
-const followingSkill = () => target((task, request) => (String(request.messages[0]?.content).includes(MARKER) ? gold(task) : wrong));
-
-/** An engineer that always proposes the same thing, and remembers what it was shown. */
-function engineer(result: EngineerResult): Engineer & { seen: EngineerInput[] } {
-  const seen: EngineerInput[] = [];
-  return {
-    label: 'fixed-engineer',
-    symbolic: false,
-    seen,
-    propose: (input) => {
-      seen.push(input);
-      return Promise.resolve(result);
-    },
-  };
-}
-
-const hook = (code: string) => ({ benchmark: 'dbbench', actions: [{ type: 'add_code_hook', hook: 'on_init', code }] });
-/** A patch whose on_init hook adds the skill the target follows: one applied effect per episode. */
-const SKILL_PATCH = hook(`def hook(ctx, nb):\n    return {"skills": ["${MARKER}"]}\n`);
-/** A valid patch whose hook never returns an effect. */
-const SILENT_PATCH = hook('def hook(ctx, nb):\n    return None\n');
-const proposing = (patch: unknown): EngineerResult => ({ status: 'ok', proposal: { kind: 'patch', patch } });
-
-const dbbench = (): Promise<Environment> => Promise.resolve(createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() }));
-
-function context(over: Partial<ImproveContext> & Pick<ImproveContext, 'target' | 'engineer'>): ImproveContext {
-  return {
-    bench: 'dbbench',
-    split: 'dev',
-    rootDir: path.join(root, `run-${dirs++}`),
-    openEnvironment: dbbench,
-    compiler: sandboxCompiler(pool),
-    pool,
-    concurrency: 1,
-    threshold: 1,
-    metric: 'delta_pass_rate',
-    maxInfraRetries: 1,
-    rerunContext: { target: 'scripted' },
-    ...over,
-  };
-}
 
 /** Baseline episodes played with no harness by `model`, keyed by task index. */
 async function baselineOf(model: ScriptedModel, open: () => Promise<Environment> = dbbench, tasks = BATCH.taskIndices): Promise<Map<number, EpisodeRecord>> {
@@ -157,7 +85,7 @@ describe('improveBatch: what a rerun is credited with', () => {
 
   it('scores a rerun whose infrastructure failure went away on a retry', async () => {
     let failures = 0;
-    const flaky = target((task, request) => (task === 2 && failures++ === 0 ? infra : String(request.messages[0]?.content).includes(MARKER) ? gold(task) : wrong));
+    const flaky = target((task, request) => (task === 2 && failures++ === 0 ? infra : sawSkill(request) ? gold(task) : wrong));
     const ctx = context({ target: flaky, engineer: engineer(proposing(SKILL_PATCH)) });
     const r = await improveBatch(ctx, BATCH, failing);
     expect(r.status).toBe('scored');
@@ -167,7 +95,7 @@ describe('improveBatch: what a rerun is credited with', () => {
 
   it('reports a rerun whose infrastructure failure outlived the retries as a missing evaluation naming the task', async () => {
     // Task #2 passed in the baseline: scored, its failed rerun would be a regression of −0.25.
-    const broken = target((task, request) => (task === 2 ? infra : String(request.messages[0]?.content).includes(MARKER) ? gold(task) : wrong));
+    const broken = target((task, request) => (task === 2 ? infra : sawSkill(request) ? gold(task) : wrong));
     const ctx = context({ target: broken, engineer: engineer(proposing(SKILL_PATCH)), maxInfraRetries: 2 });
     const r = await improveBatch(ctx, BATCH, failing);
     expect(r.status).toBe('missing_evaluation');
@@ -247,7 +175,7 @@ describe('improveBatch: resume', () => {
   it('returns a finished batch as recorded, and reuses a complete rerun without playing it again', async () => {
     const failing = await baselineOf(target(() => wrong));
     const e = engineer(proposing(SKILL_PATCH));
-    const first = target((task, request) => (String(request.messages[0]?.content).includes(MARKER) ? gold(task) : wrong));
+    const first = target((task, request) => (sawSkill(request) ? gold(task) : wrong));
     const ctx = context({ target: first, engineer: e });
     const r = await improveBatch(ctx, BATCH, failing);
     expect(r.rerun?.cacheHit).toBe(false);
