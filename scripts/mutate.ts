@@ -28,9 +28,27 @@ interface Module {
 
 export const MODULES: Module[] = [
   {
-    name: 'evaluation/improve', decidesReward: true,
-    mutate: ['src/evaluation/improve/*.ts', '!src/evaluation/improve/*.test.ts', '!src/evaluation/improve/*.fixture.ts'],
+    // The reward decision and everything pure around it: fast, pure tests.
+    name: 'evaluation/improve: reward decision', decidesReward: true,
+    mutate: ['src/evaluation/improve/*.ts', '!src/evaluation/improve/improve-batch.ts', '!src/evaluation/improve/improve-run.ts', '!src/evaluation/improve/*.test.ts', '!src/evaluation/improve/*.fixture.ts'],
     tests: ['src/evaluation/improve/*.test.ts'],
+  },
+  // The pipeline around it, in three parts so that each run is saved on its own: their tests play real
+  // episodes in the Python sandbox (seconds per mutant).
+  {
+    name: 'evaluation/improve: improveBatch', decidesReward: true,
+    mutate: ['src/evaluation/improve/improve-batch.ts:72-186'],
+    tests: ['src/evaluation/improve/improve-batch.test.ts'],
+  },
+  {
+    name: 'evaluation/improve: rerun', decidesReward: true,
+    mutate: ['src/evaluation/improve/improve-batch.ts:187-225'],
+    tests: ['src/evaluation/improve/improve-batch.test.ts'],
+  },
+  {
+    name: 'evaluation/improve: improveRun', decidesReward: true,
+    mutate: ['src/evaluation/improve/improve-run.ts'],
+    tests: ['src/evaluation/improve/improve-run.test.ts'],
   },
   {
     name: 'evaluation/summaries', decidesReward: false,
@@ -54,9 +72,12 @@ export const MODULES: Module[] = [
     tests: ['src/environments/webshop/reward*.test.ts', 'src/environments/webshop/type-reward-boundary.test.ts'],
   },
   {
+    // solve.ts without its search-order heuristics (candidateTuples, candidateCount, the conjunct choice in
+    // solveConjunction, cost): they pick which index to scan and which conjunct to try first, and every
+    // choice they can make gives the same solutions, so their mutants can only change speed.
     name: 'alfworld goal check', decidesReward: true,
-    mutate: ['src/environments/alfworld/goal-check.ts', 'src/environments/alfworld/pddl/solve.ts'],
-    tests: ['src/environments/alfworld/goal-check.test.ts', 'src/environments/alfworld/pddl/solve.test.ts'],
+    mutate: ['src/environments/alfworld/goal-check.ts', 'src/environments/alfworld/pddl/solve.ts:1-82', 'src/environments/alfworld/pddl/solve.ts:106-132', 'src/environments/alfworld/pddl/solve.ts:143-145', 'src/environments/alfworld/pddl/solve.ts:162-197'],
+    tests: ['src/environments/alfworld/goal-check.test.ts', 'src/environments/alfworld/pddl/solve*.test.ts'],
   },
   {
     name: 'hook effects', decidesReward: false,
