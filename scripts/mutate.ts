@@ -28,16 +28,16 @@ interface Module {
 
 export const MODULES: Module[] = [
   {
-    // The reward decision and everything pure around it: fast, pure tests.
+    // The reward decision and everything pure around it, with pure tests (a few minutes).
     name: 'evaluation/improve: reward decision', decidesReward: true,
-    mutate: ['src/evaluation/improve/*.ts', '!src/evaluation/improve/improve-batch.ts', '!src/evaluation/improve/improve-run.ts', '!src/evaluation/improve/*.test.ts', '!src/evaluation/improve/*.fixture.ts'],
-    tests: ['src/evaluation/improve/*.test.ts'],
+    mutate: ['src/evaluation/improve/*.ts', '!src/evaluation/improve/improve-batch.ts', '!src/evaluation/improve/improve-run.ts', '!src/evaluation/improve/artifact-files.ts', '!src/evaluation/improve/*.test.ts', '!src/evaluation/improve/*.fixture.ts'],
+    tests: ['src/evaluation/improve/decide-reward.test.ts', 'src/evaluation/improve/batch-reward.test.ts', 'src/evaluation/improve/summarize-improve.test.ts'],
   },
   // The pipeline around it, in three parts so that each run is saved on its own: their tests play real
   // episodes in the Python sandbox (seconds per mutant).
   {
     name: 'evaluation/improve: improveBatch', decidesReward: true,
-    mutate: ['src/evaluation/improve/improve-batch.ts:72-186'],
+    mutate: ['src/evaluation/improve/improve-batch.ts:72-186', 'src/evaluation/improve/artifact-files.ts'],
     tests: ['src/evaluation/improve/improve-batch.test.ts'],
   },
   {
