@@ -43,12 +43,12 @@ describe('summarizeImprove', () => {
   it('counts patched passes only for batches whose rerun counts (scored, inert); the others keep their baseline', () => {
     const summary = summarizeImprove(ctx, [
       result('batch_000', 'scored', 0.5, [1, 1, 1, 1]),
-      result('batch_001', 'inert', 0, [1, 1, 0, 1], 0),
+      result('batch_001', 'inert', 0, [1, 1, 1, 1], 0),
       result('batch_002', 'missing_evaluation', 0, [1, 1, 1]),
       result('batch_003', 'invalid_patch_treated_as_no_patch', 0, null),
     ]);
     expect(summary.totals.baselinePass).toBe(8);
-    expect(summary.totals.patchedPass).toBe(4 + 3 + 2 + 2);
+    expect(summary.totals.patchedPass).toBe(4 + 4 + 2 + 2);
     expect(summary.totals.tasks).toBe(16);
   });
 
