@@ -23,5 +23,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     reporters: ['default'],
     sequence: { sequencer: CheapFirstSequencer },
+    // Each run imports the code afresh, so a mutant in a module-level constant is really in effect.
+    isolate: true,
   },
 });

@@ -73,6 +73,11 @@ describe('FC answer cleaning (_clean_answer) edge cases', () => {
     ["['a', (1, 2)]", ['a', '(1 2)']],
     ['["it\'s", x]', ['its x']],
     ['undefined', ['0']],
+    ['(abc,)', ['(abc)']],
+    ['[abc', ['[abc']],
+    ['abc]', ['abc]']],
+    ['[a,,b]', ['a', 'b']],
+    ['[a,]', ['a']],
     ['-Infinity', ['0']],
   ] as [string, string[]][])('%s → %j', (text, cleaned) => {
     expect(cleanFcAnswer(text)).toEqual(cleaned);
@@ -102,5 +107,11 @@ describe('table hash edges', () => {
     expect(parseAnswerMd5("[('abc',)]x")).toBeUndefined();
     expect(parseAnswerMd5("[(x'abc',)]")).toBeUndefined();
     expect(parseAnswerMd5('[("ab",)]')).toBe('ab');
+    expect(parseAnswerMd5("  [('abc',)]  ")).toBe('abc');
+    expect(parseAnswerMd5("[( 'abc' , )]")).toBe('abc');
+    const hash = '03b2eddd4fe471e0f29fc9e907fd5a5d';
+    expect(parseAnswerMd5(hash.toUpperCase())).toBe(hash);
+    expect(parseAnswerMd5(`x${hash}`)).toBeUndefined();
+    expect(parseAnswerMd5(`${hash}x`)).toBeUndefined();
   });
 });
