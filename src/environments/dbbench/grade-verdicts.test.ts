@@ -13,6 +13,7 @@ const FC: [string[], string[], GradeVerdict][] = [
   [['0'], ['abc'], { correct: false, reason: 'string mismatch ("0" vs "abc")' }],
   [['1.5'], ['1.52'], { correct: false, reason: 'numbers differ by more than 0.01 (1.5 vs 1.52)' }],
   [['abc'], ['abc'], { correct: true, reason: 'exact string match' }],
+  [['abc'], ['1'], { correct: false, reason: 'string mismatch ("abc" vs "1")' }],
   [['1', '2'], ['1'], { correct: false, reason: 'numeric lists differ in length (2 vs 1)' }],
   [['2', '1'], ['1', '2'], { correct: true, reason: 'numeric multiset match within 0.01' }],
   [['a', 'b'], ['b', 'a'], { correct: true, reason: 'set match' }],
@@ -27,6 +28,8 @@ const V02: [string[], string[], GradeVerdict][] = [
   [['1'], ['2'], { correct: false, reason: 'float mismatch (1 vs 2)' }],
   [['abc'], ['abc'], { correct: true, reason: 'exact string match' }],
   [['abc'], ['ABC'], { correct: false, reason: 'string mismatch ("abc" vs "ABC")' }],
+  [['abc'], ['1'], { correct: false, reason: 'string mismatch ("abc" vs "1")' }],
+  [['1'], ['abc'], { correct: false, reason: 'string mismatch ("1" vs "abc")' }],
   [['a', 'b'], ['b', 'a'], { correct: true, reason: 'set match' }],
   [['a', 'c'], ['a', 'b'], { correct: false, reason: 'answer item "c" is not in the label set' }],
   [['a'], ['a', 'b'], { correct: false, reason: 'answer set misses label items' }],
@@ -53,6 +56,7 @@ describe('mutation grading verdicts', () => {
     expect(gradeMutation('abc', "[( 'abc' ,)]", 'fc')).toEqual({ correct: true, reason: 'table hash matches' });
     expect(gradeMutation(null, '[(None,)]', 'fc')).toEqual({ correct: true, reason: 'table hash matches' });
     expect(gradeMutation(null, "[('abc',)]", 'fc')).toEqual({ correct: false, reason: 'table hash ["0"] differs from ["abc"]' });
+    expect(gradeMutation('a', "[('a',), ('b',)]", 'fc')).toEqual({ correct: false, reason: 'table hash ["a"] differs from ["a","b"]' });
     expect(gradeMutation("[('a',), ('c',)]", "[('a',), ('b',)]", 'fc')).toEqual({ correct: false, reason: 'table hash ["a","c"] differs from ["a","b"]' });
   });
 
