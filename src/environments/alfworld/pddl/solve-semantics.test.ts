@@ -32,7 +32,7 @@ function formula(text: string) {
   return parseFormula(parsed.value[0]!, 'test');
 }
 
-const w = world('(in o1 r1) (in o2 r2) (open r2) (link l1 l1) (link l1 l2)');
+const w = world('(in o1 r1) (in o2 r2) (open r2) (link l1 l1) (link l1 l2) (link l2 l1) (rel o1 l1 r1) (rel o1 l2 r2) (rel o2 l1 r1)');
 const holdsIn = (text: string, types: [string, string][] = []) => holds(formula(text), new Map(), new Map(types), w);
 
 function solutions(text: string, types: [string, string][] = []): string[] {
@@ -63,6 +63,11 @@ describe('goal formulas: stopping at the first solution', () => {
   it('exists needs an object of the type of a variable the body leaves free', () => {
     expect(holdsIn('(exists (?z - thing) (open r2))')).toBe(true);
     expect(holdsIn('(exists (?z - lamp) (open r2))')).toBe(false);
+    expect(holdsIn('(exists (?x - thing ?z - lamp) (in ?x r1))')).toBe(false);
+  });
+
+  it('= between two unbound variables with no common object does not hold', () => {
+    expect(holdsIn('(exists (?a - receptacle ?b - location) (= ?a ?b))')).toBe(false);
   });
 });
 
@@ -70,6 +75,19 @@ describe('solutions', () => {
   it('binds a variable repeated in an atom to one object', () => {
     expect(solutions('(link ?x ?x)')).toEqual(['?x=l1']);
     expect(solutions('(link l1 ?y)')).toEqual(['?y=l1', '?y=l2']);
+  });
+
+  it('checks every bound argument of an atom, not only the one whose index it scans', () => {
+    // Both o1 and r2 are bound; whichever index is scanned, (rel o1 l1 r1) must be refused.
+    expect(solutions('(rel o1 ?l r2)')).toEqual(['?l=l2']);
+  });
+
+  it('keeps bindings made before an atom while enumerating its facts', () => {
+    expect(solutions('(and (= ?x l1) (link ?x ?y))')).toEqual(['?x=l1 ?y=l1', '?x=l1 ?y=l2']);
+  });
+
+  it('restores an outer binding shadowed by exists', () => {
+    expect(solutions('(and (in ?o r1) (exists (?o - thing) (in ?o r2)))')).toEqual(['?o=o1']);
   });
 
   it('= with two unbound sides gives one solution per object fitting both types', () => {
