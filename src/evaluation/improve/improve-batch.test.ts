@@ -194,7 +194,7 @@ describe('improveBatch: resume', () => {
 });
 
 describe('improveBatch: WebShop task identity', () => {
-  it('refuses a rerun whose task manifests differ from the baseline, and writes no result', async () => {
+  it('refuses a legacy patch off DBBench, and a rerun whose task manifests differ from the baseline, writing no result', async () => {
     const shop = (goalSeed: number) => (): Promise<Environment> => Promise.resolve(createWebShopEnvironment({ dataDir, goals: 'synthetic', goalSeed }));
     // One search, then the first result is bought: an ordinary (wrong) purchase with a task manifest.
     // Search, open the first product, buy it: an ordinary purchase, whose record carries the task manifest.
@@ -220,6 +220,10 @@ describe('improveBatch: WebShop task identity', () => {
       target: buyer(),
       engineer: engineer(proposing({ benchmark: 'webshop', actions: [{ type: 'add_code_hook', hook: 'make_pre_hint', code: 'def hook(ctx, nb):\n    return {"message": "Check the options."}\n' }] })),
     });
+    // Off DBBench a patch must be code hooks only: a legacy skill is rejected before any rerun.
+    const legacy = context({ ...ctx, rootDir: `${ctx.rootDir}-legacy`, engineer: engineer(proposing({ benchmark: 'webshop', actions: [{ type: 'add_or_edit_skill', skill_id: 'check_options', task_types: ['*'], keywords: ['buy'], text: 'Check the options first.' }] })) });
+    const refused = await improveBatch(legacy, { tag: 'batch_000', taskIndices: tasks }, baseline);
+    expect(refused).toMatchObject({ status: 'invalid_patch_treated_as_no_patch', rerun: null, rejection: expect.stringMatching(/code_hook_only/) });
     await expect(improveBatch(ctx, { tag: 'batch_000', taskIndices: tasks }, baseline)).rejects.toThrow(/identity mismatch: missing=\[\], unexpected=\[\], mismatched=\[0,1\]/);
     expect(existsSync(path.join(ctx.rootDir, 'batches', 'batch_000', 'result.json'))).toBe(false);
     expect(existsSync(path.join(ctx.rootDir, 'summary.json'))).toBe(false);
