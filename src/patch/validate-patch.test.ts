@@ -90,15 +90,16 @@ describe('add_code_hook', () => {
 
   it('passes each hook and the resolved benchmark to the compiler, in order, stopping at the first failure', async () => {
     const calls: string[] = [];
-    const compiler: HookCompiler = async (source, benchmark) => {
-      calls.push(`${benchmark}:${source}`);
+    const compiler: HookCompiler = async (source, rules) => {
+      calls.push(`${rules.numberedInstances ? 'numbered-instances' : 'plain'}:${source}`);
       return source === 'bad' ? { ok: false, reason: 'hook uses forbidden syntax: Import' } : { ok: true };
     };
     const v = await verdict(
       { benchmark: 'alfworld', actions: [{ ...HOOK, code: 'good' }, { ...HOOK, code: 'bad' }, { type: 'add_or_edit_skill', skill_id: 'x', text: '' }] },
       { compiler, bench: 'webshop' },
     );
-    expect(calls).toEqual(['alfworld:good', 'alfworld:bad']);
+    // The patch's own benchmark (alfworld) wins over the caller's: its compile rule applies.
+    expect(calls).toEqual(['numbered-instances:good', 'numbered-instances:bad']);
     expect(v).toMatchObject({ kind: 'invalid', rejection: { rule: 'hook_compile', field: 'actions[1].code', stage: 'normalize' } });
     expect(v.kind === 'invalid' && formatOriginalRepr(v.rejection)).toBe("PatchValidationError('hook uses forbidden syntax: Import')");
   });

@@ -117,6 +117,9 @@ function compareFc(answer: string[] | null, truth: string[] | null): GradeVerdic
   }
   if (answer.every((x) => fcFloat(x) !== null) && truth.every((x) => fcFloat(x) !== null)) {
     if (answer.length !== truth.length) return { correct: false, reason: `numeric lists differ in length (${answer.length} vs ${truth.length})` };
+    // A multiset match, as AgentBench's `compare_results` (result_processor.py) marks each gold value it
+    // matched: a repeated value needs as many matching values on the other side, `["1","1"]` is wrong
+    // against `["1","2"]` and the other way round. Greedy in answer order, like the original.
     const used = truth.map(() => false);
     for (const a of answer) {
       const at = truth.findIndex((g, i) => !used[i] && fcFloatEqual(a, g));
@@ -125,6 +128,7 @@ function compareFc(answer: string[] | null, truth: string[] | null): GradeVerdic
     }
     return { correct: true, reason: 'numeric multiset match within 0.01' };
   }
+  // Text (or mixed) lists: the original compares `set(answer) == set(gold)`, so repeats do not count here.
   const as = new Set(answer);
   const gs = new Set(truth);
   const ok = as.size === gs.size && [...as].every((x) => gs.has(x));

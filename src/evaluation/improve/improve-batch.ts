@@ -6,15 +6,16 @@ import type { Engineer, EngineerResult } from '../../engineer/engineer.js';
 import type { Environment } from '../../runtime/environment.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
-import { compileRulesOf, describeRejection, noPatchStatus, validateEngineerResponse, validatePatch, type HarnessPatch, type HookCompiler, type PatchRulesLookup, type PatchVerdict } from '../../patch/index.js';
+import { compileRulesOf, describeRejection, validateEngineerResponse, validatePatch, type HarnessPatch, type HookCompiler, type PatchRulesLookup, type PatchVerdict } from '../../patch/index.js';
 import { createPythonHookProvider, type SandboxPool } from '../../sandbox/index.js';
 import { codeHooksOf } from '../../patch/patch-parts.js';
 import { RUN_MANIFEST_VERSION } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
 import { readJsonArtifact, writeArtifact, writeJsonArtifact } from './artifact-files.js';
-import { computeBatchReward, type BatchReward, type RewardMetric } from './batch-reward.js';
+import type { BatchReward, RewardMetric } from './batch-reward.js';
 import type { Batch } from './batches.js';
+import { decideReward, type RewardDecision, type RewardEvidence } from './decide-reward.js';
 import type { EvalStatus } from './eval-status.js';
 import { rerunCacheKey } from './rerun-cache-key.js';
 
@@ -99,11 +100,14 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'done', detail: full.status });
     return full;
   };
-  const noScore = (status: EvalStatus, extra: Partial<BatchResult> = {}) =>
-    finish({ status, validPatch: false, patched: null, reward: { score: 0, metric: ctx.metric, raw: null }, hookEffects: {}, hookFaults: 0, rejection: null, rerun: null, notes: [], ...extra });
+  // Every status and credited reward comes from `decideReward`; this function only gathers its evidence.
+  const evidence: RewardEvidence = { baseline: baselineRewards, threshold: ctx.threshold, metric: ctx.metric };
+  const noScore = (decision: RewardDecision, extra: Partial<BatchResult> = {}) =>
+    finish({ status: decision.status, validPatch: decision.validPatch, patched: null, reward: { score: decision.score, metric: ctx.metric, raw: decision.raw }, hookEffects: {}, hookFaults: 0, rejection: null, rerun: null, notes: [], ...extra });
 
   writeJsonArtifact(path.join(dir, 'metadata.json'), { ...base, split: ctx.split, target: ctx.target.label, targetSimulated: ctx.target.simulated, threshold: ctx.threshold, metric: ctx.metric });
-  if (usable.every((r) => r.reward >= ctx.threshold)) return noScore('no_failures');
+  const untouched = decideReward(evidence);
+  if (untouched) return noScore(untouched);
 
   // Engineer (its answer is kept, so a resumed run never asks twice).
   let proposal = readJsonArtifact<EngineerResult>(path.join(dir, 'engineer.json'));
@@ -115,8 +119,8 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     writeJsonArtifact(path.join(dir, 'engineer.json'), proposal);
   }
   const engineerNotes = proposal.status === 'ok' ? (proposal.notes ?? []) : [];
-  if (proposal.status === 'request_failed') return noScore('engineer_request_failed_treated_as_no_patch', { notes: [proposal.detail] });
-  if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return noScore('no_patch_proposed', { notes: engineerNotes });
+  if (proposal.status === 'request_failed') return noScore(decideReward({ ...evidence, proposal: 'request_failed' }), { notes: [proposal.detail] });
+  if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return noScore(decideReward({ ...evidence, proposal: 'no_patch' }), { notes: engineerNotes });
 
   // Validation, exactly as the original (plus the runtime no-op check of the RL config). A benchmark whose
   // runtime executes no legacy DSL action requires code hooks only, as the WebShop evaluator does.
@@ -128,7 +132,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
       : await validatePatch(proposal.proposal.patch, options);
   writeJsonArtifact(path.join(dir, 'verdict.json'), verdict);
   if (verdict.kind === 'invalid') {
-    return noScore(noPatchStatus(verdict.rejection), { rejection: describeRejection(verdict.rejection), notes: engineerNotes });
+    return noScore(decideReward({ ...evidence, proposal: 'proposed', verdict }), { rejection: describeRejection(verdict.rejection), notes: engineerNotes });
   }
   const patch = verdict.patch;
   writeJsonArtifact(path.join(dir, 'patch.json'), patch);
@@ -154,26 +158,21 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   // Hooks the sandbox switched off (their calls kept costing worker kills) are named in the batch result.
   const sandboxNotes = switchedOff.size > 0 ? [`${switchedOff.size} hook(s) switched off after repeated sandbox worker kills: ${[...switchedOff].join(', ')}`] : [];
   const patchedRewards = new Map(records.filter((r) => !isInfraOutcome(r.outcome)).map((r) => [r.task.index, r.reward]));
-  const raw = computeBatchReward({ baseline: baselineRewards, patched: patchedRewards, threshold: ctx.threshold, metric: ctx.metric });
-  const rerunInfo = { cacheKey, cacheHit, attempts, infraFailures: infra.length };
-  const patched = { pass: raw.patchedPass, rewards: Object.fromEntries(patchedRewards) };
-  if (infra.length > 0 || patchedRewards.size < baselineRewards.size) {
-    return finish({
-      status: 'missing_evaluation', validPatch: true, patched, reward: { score: 0, metric: ctx.metric, raw }, hookEffects, hookFaults, rejection: null, rerun: rerunInfo,
-      notes: [...engineerNotes, ...sandboxNotes, `${infra.length} rerun episode(s) still failed for infrastructure reasons after ${attempts} attempt(s): ${infra.map((r) => `#${r.task.index} ${r.outcome}`).join(', ')}`],
-    });
-  }
-  const inert = Object.keys(hookEffects).length === 0;
+  const decision = decideReward({ ...evidence, proposal: 'proposed', verdict, rerun: { rewards: patchedRewards, infraFailures: infra.length, appliedEffects: Object.values(hookEffects).reduce((a, b) => a + b, 0) } });
+  const raw = decision.raw;
+  const notes = decision.status === 'missing_evaluation'
+    ? [...engineerNotes, ...sandboxNotes, `${infra.length} rerun episode(s) still failed for infrastructure reasons after ${attempts} attempt(s): ${infra.map((r) => `#${r.task.index} ${r.outcome}`).join(', ')}`]
+    : [...engineerNotes, ...sandboxNotes];
   return finish({
-    status: inert ? 'inert' : 'scored',
-    validPatch: true,
-    patched,
-    reward: { score: inert ? 0 : raw.score, metric: ctx.metric, raw },
+    status: decision.status,
+    validPatch: decision.validPatch,
+    patched: { pass: raw.patchedPass, rewards: Object.fromEntries(patchedRewards) },
+    reward: { score: decision.score, metric: ctx.metric, raw },
     hookEffects,
     hookFaults,
     rejection: null,
-    rerun: rerunInfo,
-    notes: [...engineerNotes, ...sandboxNotes],
+    rerun: { cacheKey, cacheHit, attempts, infraFailures: infra.length },
+    notes,
   });
 }
 

@@ -10,10 +10,10 @@ import type { EngineerResult } from '../../engineer/engineer.js';
 import type { PreviousAttempt } from '../../engineer/previous-attempt.js';
 import { readJsonArtifact, writeJsonArtifact } from './artifact-files.js';
 import type { Batch } from './batches.js';
-import type { EvalStatus } from './eval-status.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
+import { summarizeImprove, type ImproveSummary } from './summarize-improve.js';
 
-export const IMPROVE_SUMMARY_VERSION = 1 as const;
+export { IMPROVE_SUMMARY_VERSION, type ImproveSummary } from './summarize-improve.js';
 
 export interface ImproveRunOptions {
   context: ImproveContext;
@@ -24,15 +24,6 @@ export interface ImproveRunOptions {
   baselineManifest: Omit<RunManifest, 'taskIndices' | 'schemaVersion' | 'runId' | 'createdAt' | 'patch'>;
 }
 
-export interface ImproveSummary {
-  schemaVersion: typeof IMPROVE_SUMMARY_VERSION;
-  bench: string;
-  split: string;
-  target: { label: string; simulated: boolean };
-  engineer: { label: string; symbolic: boolean };
-  batches: { tag: string; status: EvalStatus; baselinePass: number; patchedPass: number | null; tasks: number; score: number; rescued: number[]; regressed: number[]; hookEffects: number }[];
-  totals: { batches: number; scored: number; meanScore: number; baselinePass: number; patchedPass: number; tasks: number; missingEvaluations: number; byStatus: Partial<Record<EvalStatus, number>> };
-}
 
 /**
  * The whole improvement loop over several batches: one baseline run of every task (stored once in
@@ -73,7 +64,7 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
     const revised = ctx.revise && ctx.engineer.revise && (first.status === 'scored' || first.status === 'inert') ? ctx.engineer.revise(previousAttempt(ctx, first)) : undefined;
     if (revised) results.push(await improveBatch({ ...ctx, engineer: revised }, { tag: `${batch.tag}-revision`, taskIndices: batch.taskIndices }, byIndex));
   }
-  const summary = summarize(ctx, results);
+  const summary = summarizeImprove({ bench: ctx.benchmark.name, split: ctx.split, target: ctx.target, engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' } }, results);
   writeJsonArtifact(path.join(ctx.rootDir, 'summary.json'), summary);
   return { results, summary, baseline };
 }
@@ -105,40 +96,5 @@ function previousAttempt(ctx: ImproveContext, result: BatchResult): PreviousAtte
     regressions: rerunRecords.filter((r) => flips.correctToWrong.includes(r.task.index)),
     improvements: rerunRecords.filter((r) => flips.wrongToCorrect.includes(r.task.index)),
     stillFailing: rerunRecords.filter((r) => !isInfraOutcome(r.outcome) && r.reward < ctx.threshold && !flips.correctToWrong.includes(r.task.index)),
-  };
-}
-
-function summarize(ctx: ImproveContext, results: BatchResult[]): ImproveSummary {
-  const byStatus: Partial<Record<EvalStatus, number>> = {};
-  for (const r of results) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-  const scored = results.filter((r) => r.status !== 'missing_evaluation');
-  return {
-    schemaVersion: IMPROVE_SUMMARY_VERSION,
-    bench: ctx.benchmark.name,
-    split: ctx.split,
-    target: { label: ctx.target.label, simulated: ctx.target.simulated },
-    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' },
-    batches: results.map((r) => ({
-      tag: r.batchTag,
-      status: r.status,
-      baselinePass: r.baseline.pass,
-      patchedPass: r.patched?.pass ?? null,
-      tasks: Object.keys(r.baseline.rewards).length,
-      score: r.reward.score,
-      rescued: r.reward.raw?.rescued ?? [],
-      regressed: r.reward.raw?.regressed ?? [],
-      hookEffects: Object.values(r.hookEffects).reduce((a, b) => a + b, 0),
-    })),
-    totals: {
-      batches: results.length,
-      scored: results.filter((r) => r.status === 'scored').length,
-      meanScore: scored.length === 0 ? 0 : scored.reduce((a, r) => a + r.reward.score, 0) / scored.length,
-      baselinePass: results.reduce((a, r) => a + r.baseline.pass, 0),
-      // A batch whose patch was never rerun keeps its baseline result.
-      patchedPass: results.reduce((a, r) => a + ((r.status === 'scored' || r.status === 'inert') && r.patched ? r.patched.pass : r.baseline.pass), 0),
-      tasks: results.reduce((a, r) => a + Object.keys(r.baseline.rewards).length, 0),
-      missingEvaluations: results.filter((r) => r.status === 'missing_evaluation').length,
-      byStatus,
-    },
   };
 }

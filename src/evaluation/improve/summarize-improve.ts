@@ -1,0 +1,61 @@
+import type { EvalStatus } from './eval-status.js';
+import type { BatchResult } from './improve-batch.js';
+
+export const IMPROVE_SUMMARY_VERSION = 1 as const;
+
+export interface ImproveSummary {
+  schemaVersion: typeof IMPROVE_SUMMARY_VERSION;
+  bench: string;
+  split: string;
+  target: { label: string; simulated: boolean };
+  engineer: { label: string; symbolic: boolean };
+  batches: { tag: string; status: EvalStatus; baselinePass: number; patchedPass: number | null; tasks: number; score: number; rescued: number[]; regressed: number[]; hookEffects: number }[];
+  totals: { batches: number; scored: number; meanScore: number; baselinePass: number; patchedPass: number; tasks: number; missingEvaluations: number; byStatus: Partial<Record<EvalStatus, number>> };
+}
+
+/** What the summary says about the run besides its batches (an `ImproveContext` fits). */
+export interface SummaryContext {
+  bench: string;
+  split: string;
+  target: { label: string; simulated: boolean };
+  engineer: { label: string; symbolic: boolean };
+}
+
+/**
+ * The run's `summary.json`: one row per batch and the totals. `missing_evaluation` batches are results that
+ * do not exist: they are counted apart and left out of `meanScore`, never averaged in as 0.
+ */
+export function summarizeImprove(ctx: SummaryContext, results: readonly BatchResult[]): ImproveSummary {
+  const byStatus: Partial<Record<EvalStatus, number>> = {};
+  for (const r of results) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+  const evaluated = results.filter((r) => r.status !== 'missing_evaluation');
+  return {
+    schemaVersion: IMPROVE_SUMMARY_VERSION,
+    bench: ctx.bench,
+    split: ctx.split,
+    target: { label: ctx.target.label, simulated: ctx.target.simulated },
+    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.symbolic },
+    batches: results.map((r) => ({
+      tag: r.batchTag,
+      status: r.status,
+      baselinePass: r.baseline.pass,
+      patchedPass: r.patched?.pass ?? null,
+      tasks: Object.keys(r.baseline.rewards).length,
+      score: r.reward.score,
+      rescued: r.reward.raw?.rescued ?? [],
+      regressed: r.reward.raw?.regressed ?? [],
+      hookEffects: Object.values(r.hookEffects).reduce((a, b) => a + b, 0),
+    })),
+    totals: {
+      batches: results.length,
+      scored: results.filter((r) => r.status === 'scored').length,
+      meanScore: evaluated.length === 0 ? 0 : evaluated.reduce((a, r) => a + r.reward.score, 0) / evaluated.length,
+      baselinePass: results.reduce((a, r) => a + r.baseline.pass, 0),
+      // A batch whose patch was never rerun keeps its baseline result.
+      patchedPass: results.reduce((a, r) => a + ((r.status === 'scored' || r.status === 'inert') && r.patched ? r.patched.pass : r.baseline.pass), 0),
+      tasks: results.reduce((a, r) => a + Object.keys(r.baseline.rewards).length, 0),
+      missingEvaluations: results.filter((r) => r.status === 'missing_evaluation').length,
+      byStatus,
+    },
+  };
+}
