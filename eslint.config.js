@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
  */
 const FOLDERS = [
   'episode', 'python', 'config', 'statistics', 'models', 'environments', 'hooks', 'store', 'runtime', 'sandbox',
-  'patch', 'engineer', 'benchmark', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing',
+  'patch', 'engineer', 'run-dir', 'benchmark', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing',
 ];
 const LAYERS = {
   episode: FOLDERS.filter((f) => f !== 'episode'),
@@ -24,7 +24,8 @@ const LAYERS = {
   sandbox: FOLDERS.filter((f) => !['sandbox', 'episode', 'python', 'hooks'].includes(f)),
   patch: FOLDERS.filter((f) => !['patch', 'episode', 'python', 'hooks'].includes(f)),
   engineer: FOLDERS.filter((f) => !['engineer', 'episode', 'python', 'models', 'hooks', 'patch'].includes(f)),
-  benchmark: ['sandbox', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing'],
+  'run-dir': FOLDERS.filter((f) => !['run-dir', 'episode', 'python', 'config', 'store', 'engineer', 'patch', 'hooks'].includes(f)),
+  benchmark: ['run-dir', 'sandbox', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing'],
   evaluation: ['experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing'],
   experiments: ['report', 'benchmarks', 'app', 'cli', 'testing'],
   training: ['report', 'benchmarks', 'app', 'cli', 'testing'],

@@ -5,3 +5,4 @@ export * from './outcome.js';
 export * from './record.js';
 export * from './task.js';
 export * from './reward-metric.js';
+export * from './eval-status.js';

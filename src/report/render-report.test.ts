@@ -6,7 +6,7 @@ import type { ImproveSummary } from '../evaluation/improve/improve-run.js';
 import type { HarnessPatch } from '../patch/index.js';
 import type { RunManifest } from '../store/run-manifest.js';
 import { renderReportCharts, type ReportChart } from './charts.js';
-import type { BatchArtifacts, RunArtifacts, StoredRun } from './load-run-artifacts.js';
+import type { BatchArtifacts, RunArtifacts, StoredRun } from '../run-dir/read-run.js';
 import { renderReport } from './render-report.js';
 
 /** Everything an artifact can carry that a browser could mistake for markup. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 import { ConfigError, type EpisodeRecord } from '../../episode/index.js';
 import { buildFailurePacket } from '../../engineer/failure-packet.js';
-import { loadRunArtifacts } from '../../report/load-run-artifacts.js';
+import { loadRunArtifacts } from '../../run-dir/read-run.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import type { CliContext } from '../cli-context.js';

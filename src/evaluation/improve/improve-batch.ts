@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import type { EpisodeRecord } from '../../episode/index.js';
 import { isInfraOutcome } from '../../episode/index.js';
-import type { Engineer, EngineerResult } from '../../engineer/engineer.js';
+import type { Engineer } from '../../engineer/engineer.js';
 import type { Environment } from '../../runtime/environment.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
@@ -12,14 +12,14 @@ import { codeHooksOf } from '../../patch/patch-parts.js';
 import { RUN_MANIFEST_VERSION } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
-import { readJsonArtifact, writeArtifact, writeJsonArtifact } from './artifact-files.js';
-import type { BatchReward, RewardMetric } from './batch-reward.js';
+import type { RewardMetric } from './batch-reward.js';
 import type { Batch } from './batches.js';
+import { BATCH_RESULT_VERSION, type BatchResult } from '../../run-dir/batch-artifacts.js';
+import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { decideReward, type RewardDecision, type RewardEvidence } from './decide-reward.js';
-import type { EvalStatus } from './eval-status.js';
 import { rerunCacheKey } from './rerun-cache-key.js';
 
-export const BATCH_RESULT_VERSION = 1 as const;
+export { BATCH_RESULT_VERSION, type BatchResult };
 
 /** Everything one batch needs; shared by all batches of an `improve` run. */
 export interface ImproveContext {
@@ -51,35 +51,15 @@ export type ImproveEvent =
   | { kind: 'stage'; batchTag: string; stage: 'engineer' | 'validate' | 'rerun' | 'done'; detail?: string }
   | { kind: 'episode'; batchTag: string; done: number; total: number };
 
-/** The persisted outcome of one batch (`<run>/batches/<tag>/result.json`). */
-export interface BatchResult {
-  schemaVersion: typeof BATCH_RESULT_VERSION;
-  batchTag: string;
-  taskIndices: number[];
-  status: EvalStatus;
-  validPatch: boolean;
-  /** Tasks left out because their baseline episode itself failed for infrastructure reasons. */
-  excludedTasks: number[];
-  baseline: { pass: number; rewards: Record<string, number> };
-  patched: { pass: number; rewards: Record<string, number> } | null;
-  /** The reward actually credited: the delta when `scored`, 0 otherwise (`raw` keeps the measured delta). */
-  reward: { score: number; metric: RewardMetric; raw: BatchReward | null };
-  hookEffects: Record<string, number>;
-  hookFaults: number;
-  engineer: { label: string; symbolic: boolean };
-  rejection: string | null;
-  rerun: { cacheKey: string; cacheHit: boolean; attempts: number; infraFailures: number } | null;
-  notes: string[];
-}
-
 /**
  * One batch of the Harness-R1 loop: baseline episodes → engineer → validation → install + rerun → reward,
  * each stage leaving a file in `<run>/batches/<tag>/`, so a killed run resumes where it stopped. Reruns
  * live in `<run>/reruns/<cache key>/`: identical patches for the same batch share one.
  */
 export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRecords: ReadonlyMap<number, EpisodeRecord>): Promise<BatchResult> {
-  const dir = path.join(ctx.rootDir, 'batches', batch.tag);
-  const done = readJsonArtifact<BatchResult>(path.join(dir, 'result.json'));
+  const run = new ImproveRunDir(ctx.rootDir);
+  const dir = run.batch(batch.tag);
+  const done = dir.readResult();
   if (done?.schemaVersion === BATCH_RESULT_VERSION) return done;
 
   const episodes = batch.taskIndices.map((i) => baselineRecords.get(i)).filter((r): r is EpisodeRecord => r !== undefined);
@@ -96,7 +76,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   };
   const finish = (result: Omit<BatchResult, keyof typeof base>): BatchResult => {
     const full: BatchResult = { ...base, ...result };
-    writeJsonArtifact(path.join(dir, 'result.json'), full);
+    dir.writeResult(full);
     ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'done', detail: full.status });
     return full;
   };
@@ -105,18 +85,18 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   const noScore = (decision: RewardDecision, extra: Partial<BatchResult> = {}) =>
     finish({ status: decision.status, validPatch: decision.validPatch, patched: null, reward: { score: decision.score, metric: ctx.metric, raw: decision.raw }, hookEffects: {}, hookFaults: 0, rejection: null, rerun: null, notes: [], ...extra });
 
-  writeJsonArtifact(path.join(dir, 'metadata.json'), { ...base, split: ctx.split, target: ctx.target.label, targetSimulated: ctx.target.simulated, threshold: ctx.threshold, metric: ctx.metric });
+  dir.writeMetadata({ ...base, split: ctx.split, target: ctx.target.label, targetSimulated: ctx.target.simulated, threshold: ctx.threshold, metric: ctx.metric });
   const untouched = decideReward(evidence);
   if (untouched) return noScore(untouched);
 
   // Engineer (its answer is kept, so a resumed run never asks twice).
-  let proposal = readJsonArtifact<EngineerResult>(path.join(dir, 'engineer.json'));
+  let proposal = dir.readEngineer();
   if (!proposal) {
     ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'engineer' });
     proposal = await ctx.engineer.propose({ benchmark: ctx.benchmark.engineer, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold });
-    if (proposal.prompt) writeJsonArtifact(path.join(dir, 'prompt.json'), proposal.prompt);
-    if (proposal.status === 'ok' && proposal.proposal.kind === 'response') writeArtifact(path.join(dir, 'raw_response.txt'), proposal.proposal.text);
-    writeJsonArtifact(path.join(dir, 'engineer.json'), proposal);
+    if (proposal.prompt) dir.writePrompt(proposal.prompt);
+    if (proposal.status === 'ok' && proposal.proposal.kind === 'response') dir.writeRawResponse(proposal.proposal.text);
+    dir.writeEngineer(proposal);
   }
   const engineerNotes = proposal.status === 'ok' ? (proposal.notes ?? []) : [];
   if (proposal.status === 'request_failed') return noScore(decideReward({ ...evidence, proposal: 'request_failed' }), { notes: [proposal.detail] });
@@ -130,18 +110,18 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     proposal.proposal.kind === 'response'
       ? await validateEngineerResponse(proposal.proposal.text, { ...options, protocol: proposal.proposal.protocol })
       : await validatePatch(proposal.proposal.patch, options);
-  writeJsonArtifact(path.join(dir, 'verdict.json'), verdict);
+  dir.writeVerdict(verdict);
   if (verdict.kind === 'invalid') {
     return noScore(decideReward({ ...evidence, proposal: 'proposed', verdict }), { rejection: describeRejection(verdict.rejection), notes: engineerNotes });
   }
   const patch = verdict.patch;
-  writeJsonArtifact(path.join(dir, 'patch.json'), patch);
+  dir.writePatch(patch);
 
   // Install and rerun the same tasks with the same target (cached by patch + batch + context).
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'rerun' });
   const tasks = [...baselineRewards.keys()];
   const cacheKey = rerunCacheKey({ batchTag: batch.tag, taskIndices: tasks, patch, context: ctx.rerunContext });
-  const rerunDir = path.join(ctx.rootDir, 'reruns', cacheKey);
+  const rerunDir = run.rerunDir(cacheKey);
   const { records, attempts, cacheHit } = await rerun(ctx, batch.tag, patch, tasks, rerunDir);
   ctx.benchmark.evaluation.checkRerun?.(episodes, records);
   const infra = records.filter((r) => isInfraOutcome(r.outcome));

@@ -16,3 +16,7 @@ export function writeJsonArtifact(file: string, value: unknown): void {
 export function readJsonArtifact<T>(file: string): T | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
 }
+
+export function readTextArtifact(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}

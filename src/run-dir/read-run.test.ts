@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { EpisodeRecord } from '../episode/index.js';
-import { loadRunArtifacts, RunArtifactError } from './load-run-artifacts.js';
+import { loadRunArtifacts, RunArtifactError } from './read-run.js';
 
 const dirs: string[] = [];
 afterEach(() => {

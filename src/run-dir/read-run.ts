@@ -3,9 +3,9 @@ import path from 'node:path';
 
 import { ConfigError, READABLE_EPISODE_RECORD_VERSIONS, readEpisodeRecord, supersedes, type ChatMessage, type EpisodeRecord } from '../episode/index.js';
 import type { EngineerResult } from '../engineer/engineer.js';
-import { EVAL_STATUSES } from '../evaluation/improve/eval-status.js';
-import { BATCH_RESULT_VERSION, type BatchResult } from '../evaluation/improve/improve-batch.js';
-import { IMPROVE_SUMMARY_VERSION, type ImproveSummary } from '../evaluation/improve/improve-run.js';
+import { EVAL_STATUSES } from '../episode/eval-status.js';
+import { BATCH_FILES, IMPROVE_LAYOUT, ImproveRunDir } from './improve-run-dir.js';
+import { BATCH_RESULT_VERSION, IMPROVE_SUMMARY_VERSION, type BatchMetadata, type BatchResult, type ImproveSummary } from './batch-artifacts.js';
 import type { HarnessPatch, PatchVerdict } from '../patch/index.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../store/run-manifest.js';
 
@@ -37,18 +37,7 @@ export interface StoredRun {
   tornTail: boolean;
 }
 
-/** `batches/<tag>/metadata.json`, written before the engineer is asked. */
-export interface BatchMetadata {
-  batchTag: string;
-  taskIndices: number[];
-  excludedTasks: number[];
-  split: string;
-  target: string;
-  targetSimulated: boolean;
-  threshold: number;
-  metric: string;
-  engineer: { label: string; symbolic: boolean };
-}
+export type { BatchMetadata };
 
 /** Everything stored about one batch of an improve run; files a batch never reached are null. */
 export interface BatchArtifacts {
@@ -72,7 +61,7 @@ export type RunArtifacts =
 const SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
 /**
- * Reads the stored artifacts of an `improve` run directory (`summary.json`, `baseline/`, `batches/<tag>/`,
+ * Reads the stored artifacts of an `improve` run directory (layout: `improve-run-dir.ts`) (`summary.json`, `baseline/`, `batches/<tag>/`,
  * `reruns/<key>/`) or of a plain `run` directory (`run.json`, `episodes.jsonl`). It only reads: nothing in
  * the directory is created, repaired or re-indexed, and no episode is played.
  */
@@ -82,7 +71,7 @@ export function loadRunArtifacts(runDir: string): RunArtifacts {
   if (!statSync(root).isDirectory()) throw new ConfigError({ message: `${runDir} is not a directory; pass a run directory.`, field: 'run' });
   const reader = new ArtifactReader(root);
   const name = path.basename(root);
-  if (existsSync(path.join(root, 'summary.json')) || existsSync(path.join(root, 'batches'))) return loadImprove(reader, name);
+  if (ImproveRunDir.holdsImproveRun(root)) return loadImprove(reader, name);
   if (existsSync(path.join(root, 'run.json'))) {
     const run = reader.storedRun('.');
     return { kind: 'run', name, run, warnings: reader.warnings };
@@ -94,42 +83,42 @@ export function loadRunArtifacts(runDir: string): RunArtifacts {
 }
 
 function loadImprove(reader: ArtifactReader, name: string): RunArtifacts {
-  if (!reader.has('summary.json')) {
-    reader.fail('summary.json', 'is missing: the improve run has not finished. Run the same improve command with the same --run-dir to resume it.', 'missing');
+  if (!reader.has(IMPROVE_LAYOUT.summary)) {
+    reader.fail(IMPROVE_LAYOUT.summary, 'is missing: the improve run has not finished. Run the same improve command with the same --run-dir to resume it.', 'missing');
   }
-  const summary = reader.json('summary.json', checkSummary);
-  const baseline = reader.storedRun('baseline');
+  const summary = reader.json(IMPROVE_LAYOUT.summary, checkSummary);
+  const baseline = reader.storedRun(IMPROVE_LAYOUT.baseline);
   const batches = summary.batches.map((b) => loadBatch(reader, b.tag));
   return { kind: 'improve', name, summary, baseline, batches, warnings: reader.warnings };
 }
 
 function loadBatch(reader: ArtifactReader, tag: string): BatchArtifacts {
-  const dir = `batches/${tag}`;
-  const result = reader.json(`${dir}/result.json`, (v, fail) => checkBatchResult(v, fail, tag));
+  const dir = `${IMPROVE_LAYOUT.batches}/${tag}`;
+  const result = reader.json(`${dir}/${BATCH_FILES.result}`, (v, fail) => checkBatchResult(v, fail, tag));
   let rerun: StoredRun | null = null;
-  if (result.rerun) rerun = reader.storedRun(`reruns/${result.rerun.cacheKey}`);
+  if (result.rerun) rerun = reader.storedRun(`${IMPROVE_LAYOUT.reruns}/${result.rerun.cacheKey}`);
   return {
     tag,
     result,
-    metadata: reader.optionalJson(`${dir}/metadata.json`, (v, fail) => {
+    metadata: reader.optionalJson(`${dir}/${BATCH_FILES.metadata}`, (v, fail) => {
       need(isObject(v) && typeof v.targetSimulated === 'boolean', fail, 'expected batch metadata with targetSimulated');
       return v as unknown as BatchMetadata;
     }),
-    engineer: reader.optionalJson(`${dir}/engineer.json`, (v, fail) => {
+    engineer: reader.optionalJson(`${dir}/${BATCH_FILES.engineer}`, (v, fail) => {
       need(isObject(v) && (v.status === 'ok' || v.status === 'request_failed'), fail, "expected an engineer result with status 'ok' or 'request_failed'");
       return v as unknown as EngineerResult;
     }),
-    prompt: reader.optionalJson(`${dir}/prompt.json`, (v, fail) => {
+    prompt: reader.optionalJson(`${dir}/${BATCH_FILES.prompt}`, (v, fail) => {
       need(Array.isArray(v) && v.every((m) => isObject(m) && typeof m.role === 'string'), fail, 'expected a list of chat messages');
       return v as ChatMessage[];
     }),
-    rawResponse: reader.optionalText(`${dir}/raw_response.txt`),
-    verdict: reader.optionalJson(`${dir}/verdict.json`, (v, fail) => {
+    rawResponse: reader.optionalText(`${dir}/${BATCH_FILES.rawResponse}`),
+    verdict: reader.optionalJson(`${dir}/${BATCH_FILES.verdict}`, (v, fail) => {
       need(isObject(v) && (v.kind === 'valid' || v.kind === 'invalid') && Array.isArray(v.notes), fail, "expected a verdict of kind 'valid' or 'invalid'");
       need(v.kind === 'valid' ? isPatch(v.patch) : isObject(v.rejection), fail, 'the verdict lacks its patch or rejection');
       return v as unknown as PatchVerdict;
     }),
-    patch: reader.optionalJson(`${dir}/patch.json`, (v, fail) => {
+    patch: reader.optionalJson(`${dir}/${BATCH_FILES.patch}`, (v, fail) => {
       need(isPatch(v), fail, 'expected a normalized patch with an actions list');
       return v as unknown as HarnessPatch;
     }),
