@@ -112,7 +112,7 @@ function improveArtifacts(simulated: boolean, symbolic: boolean): RunArtifacts {
     notes: [],
   };
   const batches: BatchArtifacts[] = [
-    { tag: 'batch_000', result: scored, metadata: null, engineer: { status: 'ok', proposal: { kind: 'patch', patch: PATCH } }, prompt: null, rawResponse: null, verdict: { kind: 'valid', patch: PATCH, notes: [] }, patch: PATCH, rerun },
+    { tag: 'batch_000', result: scored, metadata: null, engineer: { status: 'ok', proposal: { kind: 'patch', patch: PATCH } }, prompt: null, packet: null, rawResponse: null, verdict: { kind: 'valid', patch: PATCH, notes: [] }, patch: PATCH, rerun },
     {
       tag: 'batch_001',
       result: invalid,
@@ -120,6 +120,7 @@ function improveArtifacts(simulated: boolean, symbolic: boolean): RunArtifacts {
       engineer: { status: 'ok', proposal: { kind: 'response', text: HOSTILE, protocol: 'json_patch' } },
       prompt: [{ role: 'user', content: `prompt ${HOSTILE}` }],
       rawResponse: `raw ${HOSTILE}`,
+      packet: null,
       verdict: { kind: 'invalid', rejection: { rule: 'hook_compile', stage: 'normalize', field: 'actions[0].code', message: `hook uses forbidden syntax: ${HOSTILE}`, exception: 'PatchValidationError' }, notes: [] },
       patch: null,
       rerun: null,

@@ -4,9 +4,16 @@
  * types through the run directory's owner (`improve-run-dir.ts`).
  */
 import type { EvalStatus, RewardMetric } from '../episode/index.js';
+import type { FailurePacket } from '../engineer/failure-packet.js';
 
 export const BATCH_RESULT_VERSION = 1 as const;
 export const IMPROVE_SUMMARY_VERSION = 1 as const;
+export const PACKET_ARTIFACT_VERSION = 1 as const;
+
+/** `batches/<tag>/packet.json`: the failure packet of the batch's baseline episodes, as its benchmark renders it. */
+export interface PacketArtifact extends FailurePacket {
+  schemaVersion: typeof PACKET_ARTIFACT_VERSION;
+}
 
 export interface BatchReward {
   batchSize: number;

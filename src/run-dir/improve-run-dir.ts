@@ -26,7 +26,7 @@ import type { EngineerResult } from '../engineer/engineer.js';
 import type { FailurePacket } from '../engineer/failure-packet.js';
 import type { HarnessPatch, PatchVerdict } from '../patch/index.js';
 import { readJsonArtifact, readTextArtifact, writeArtifact, writeJsonArtifact } from './artifact-file.js';
-import type { BatchMetadata, BatchResult, ImproveSummary } from './batch-artifacts.js';
+import { PACKET_ARTIFACT_VERSION, type BatchMetadata, type BatchResult, type ImproveSummary, type PacketArtifact } from './batch-artifacts.js';
 
 /** Names of the run directory's parts. */
 export const IMPROVE_LAYOUT = {
@@ -88,10 +88,13 @@ export class BatchDir {
     return readTextArtifact(this.file('rawResponse'));
   }
   writePacket(packet: FailurePacket): void {
-    writeJsonArtifact(this.file('packet'), packet);
+    const artifact: PacketArtifact = { schemaVersion: PACKET_ARTIFACT_VERSION, ...packet };
+    writeJsonArtifact(this.file('packet'), artifact);
   }
-  readPacket(): FailurePacket | undefined {
-    return readJsonArtifact<FailurePacket>(this.file('packet'));
+  /** The stored packet; undefined when absent or of another version (runs made before packets were stored). */
+  readPacket(): PacketArtifact | undefined {
+    const artifact = readJsonArtifact<PacketArtifact>(this.file('packet'));
+    return artifact?.schemaVersion === PACKET_ARTIFACT_VERSION ? artifact : undefined;
   }
   writeVerdict(verdict: PatchVerdict): void {
     writeJsonArtifact(this.file('verdict'), verdict);

@@ -5,7 +5,7 @@ import { ConfigError, READABLE_EPISODE_RECORD_VERSIONS, readEpisodeRecord, super
 import type { EngineerResult } from '../engineer/engineer.js';
 import { EVAL_STATUSES } from '../episode/eval-status.js';
 import { BATCH_FILES, IMPROVE_LAYOUT, ImproveRunDir } from './improve-run-dir.js';
-import { BATCH_RESULT_VERSION, IMPROVE_SUMMARY_VERSION, type BatchMetadata, type BatchResult, type ImproveSummary } from './batch-artifacts.js';
+import { BATCH_RESULT_VERSION, IMPROVE_SUMMARY_VERSION, PACKET_ARTIFACT_VERSION, type BatchMetadata, type BatchResult, type ImproveSummary, type PacketArtifact } from './batch-artifacts.js';
 import type { HarnessPatch, PatchVerdict } from '../patch/index.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../store/run-manifest.js';
 
@@ -47,6 +47,8 @@ export interface BatchArtifacts {
   engineer: EngineerResult | null;
   prompt: ChatMessage[] | null;
   rawResponse: string | null;
+  /** The failure packet the engineer saw (absent in runs made before packets were stored). */
+  packet: PacketArtifact | null;
   verdict: PatchVerdict | null;
   patch: HarnessPatch | null;
   /** The patched rerun named by `result.rerun.cacheKey`. */
@@ -113,6 +115,12 @@ function loadBatch(reader: ArtifactReader, tag: string): BatchArtifacts {
       return v as ChatMessage[];
     }),
     rawResponse: reader.optionalText(`${dir}/${BATCH_FILES.rawResponse}`),
+    packet: reader.optionalJson(`${dir}/${BATCH_FILES.packet}`, (v, fail) => {
+      need(isObject(v), fail, 'expected a failure packet object');
+      checkVersion(v, PACKET_ARTIFACT_VERSION, fail);
+      need(typeof v.text === 'string' && typeof v.format === 'string' && isObject(v.stats), fail, 'a packet has format, text and stats');
+      return v as unknown as PacketArtifact;
+    }),
     verdict: reader.optionalJson(`${dir}/${BATCH_FILES.verdict}`, (v, fail) => {
       need(isObject(v) && (v.kind === 'valid' || v.kind === 'invalid') && Array.isArray(v.notes), fail, "expected a verdict of kind 'valid' or 'invalid'");
       need(v.kind === 'valid' ? isPatch(v.patch) : isObject(v.rejection), fail, 'the verdict lacks its patch or rejection');

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 
 import { ConfigError, type EpisodeRecord } from '../../episode/index.js';
-import { buildFailurePacket } from '../../engineer/failure-packet.js';
+import { buildFailurePacket, type FailurePacket } from '../../engineer/failure-packet.js';
+import type { RunManifest } from '../../store/run-manifest.js';
 import { loadRunArtifacts } from '../../run-dir/read-run.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
@@ -18,7 +19,8 @@ export interface PacketCommandOptions {
 
 /**
  * Prints the failure packet an engineer would get for a run's no-harness episodes: a plain run (all its
- * episodes, or `--tasks`), or one batch of an improve run (`--batch`, default the first).
+ * episodes, or `--tasks`), or one batch of an improve run (`--batch`, default the first): the packet the
+ * engineer saw, as stored in the batch's `packet.json` (rebuilt from the baseline for runs made before it was).
  */
 export async function packetCommand(ctx: CliContext, o: PacketCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
   const artifacts = loadRunArtifacts(o.run);
@@ -42,13 +44,20 @@ export async function packetCommand(ctx: CliContext, o: PacketCommandOptions, ou
     taskIndices = o.tasks ? parseTaskRange(o.tasks, Math.max(...manifest.taskIndices) + 1).filter((i) => manifest.taskIndices.includes(i)) : manifest.taskIndices;
     records = artifacts.run.records;
   }
+  const stored = artifacts.kind === 'improve' ? artifacts.batches.find((b) => b.tag === batchTag)?.packet : null;
+  if (stored) return printPacket(o, out, { run: o.run, batchTag, target: manifest.target, packet: stored }, manifest.target);
   const definition = await ctx.registry.resolve(o.bench ?? manifest.bench, o.bench !== undefined ? 'bench' : 'run');
   if (definition.name !== manifest.bench) throw new ConfigError({ message: `${o.run} is a ${manifest.bench} run, not ${definition.name}.`, field: 'bench' });
   const episodes = records.filter((r) => taskIndices.includes(r.task.index)).sort((a, b) => a.task.index - b.task.index);
   const packet = buildFailurePacket({ benchmark: definition.engineer, batchTag, split: manifest.split, taskIndices, episodes, passThreshold: 1 });
-  if (o.json) out.write(`${JSON.stringify({ run: o.run, batchTag, target: manifest.target, packet }, null, 2)}\n`);
-  else out.write(`${packet.text}\n`);
-  if (!o.json && manifest.target.simulated) process.stderr.write(`(episodes from a SIMULATED TARGET: ${manifest.target.label})\n`);
+  return printPacket(o, out, { run: o.run, batchTag, target: manifest.target, packet }, manifest.target);
+}
+
+/** Prints a packet (its text, or everything as JSON) and says so when the episodes came from a simulated target. */
+function printPacket(o: PacketCommandOptions, out: NodeJS.WriteStream, shown: { run: string; batchTag: string; target: RunManifest['target']; packet: FailurePacket }, target: RunManifest['target']): number {
+  if (o.json) out.write(`${JSON.stringify(shown, null, 2)}\n`);
+  else out.write(`${shown.packet.text}\n`);
+  if (!o.json && target.simulated) process.stderr.write(`(episodes from a SIMULATED TARGET: ${target.label})\n`);
   return EXIT_OK;
 }
 

@@ -17,6 +17,9 @@ import { validatePatch } from '../../patch/index.js';
 import { runEpisode } from '../../runtime/run-episode.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import type { RunManifest } from '../../store/run-manifest.js';
+import { EVIDENCE_MARKER } from '../../engineer/engineer-prompt.js';
+import { createLlmEngineer } from '../../engineer/llm-engineer.js';
+import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
 import { BATCH, contextMaker, dataDir, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from './scripted-loop.fixture.js';
 
@@ -229,5 +232,25 @@ describe('improveBatch: WebShop task identity', () => {
     await expect(improveBatch(ctx, { tag: 'batch_000', taskIndices: tasks }, baseline)).rejects.toThrow(/identity mismatch: missing=\[\], unexpected=\[\], mismatched=\[0,1\]/);
     expect(existsSync(path.join(ctx.rootDir, 'batches', 'batch_000', 'result.json'))).toBe(false);
     expect(existsSync(path.join(ctx.rootDir, 'summary.json'))).toBe(false);
+  });
+});
+
+describe('improveBatch: the failure packet as a stage file', () => {
+  it('stores the packet the engineer saw, built from the usable baseline episodes, before the engineer is asked', async () => {
+    const failing = await baselineOf(target((task) => (task === 1 ? infra : wrong)));
+    const answers = createScriptedModel([{ content: `<think>\nQuote names.\n</think>\n<patch>${JSON.stringify(SKILL_PATCH)}</patch>` }]);
+    const llm = createLlmEngineer({ model: answers, protocol: 'full_think_patch' });
+    const ctx = context({ target: followingSkill(), engineer: llm });
+    const result = await improveBatch(ctx, BATCH, failing);
+    expect(result.excludedTasks).toEqual([1]);
+    const dir = new ImproveRunDir(ctx.rootDir).batch(BATCH.tag);
+    const packet = dir.readPacket()!;
+    expect(packet).toMatchObject({ schemaVersion: 1, bench: 'dbbench', format: 'dbbench-evidence-v1', stats: { tasks: 4, failures: 3 } });
+    // The engineer's prompt carries exactly the stored text after the evidence marker.
+    const user = String(dir.readPrompt()!.find((m) => m.role === 'user')?.content);
+    expect(user).toContain(`${EVIDENCE_MARKER}\n\n${packet.text}`);
+    // A resumed batch keeps the stored packet and asks nobody again.
+    expect(await improveBatch(ctx, BATCH, failing)).toEqual(result);
+    expect(answers.calls).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { EpisodeRecord } from '../../episode/index.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { Engineer } from '../../engineer/engineer.js';
+import { buildFailurePacket } from '../../engineer/failure-packet.js';
 import type { Environment } from '../../runtime/environment.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
@@ -89,11 +90,15 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   const untouched = decideReward(evidence);
   if (untouched) return noScore(untouched);
 
+  // The evidence, as a stage file: the failure packet the benchmark renders from the baseline episodes.
+  const input = { benchmark: ctx.benchmark.engineer, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold };
+  if (!dir.readPacket()) dir.writePacket(buildFailurePacket(input));
+
   // Engineer (its answer is kept, so a resumed run never asks twice).
   let proposal = dir.readEngineer();
   if (!proposal) {
     ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'engineer' });
-    proposal = await ctx.engineer.propose({ benchmark: ctx.benchmark.engineer, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold });
+    proposal = await ctx.engineer.propose(input);
     if (proposal.prompt) dir.writePrompt(proposal.prompt);
     if (proposal.status === 'ok' && proposal.proposal.kind === 'response') dir.writeRawResponse(proposal.proposal.text);
     dir.writeEngineer(proposal);
