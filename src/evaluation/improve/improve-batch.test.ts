@@ -21,7 +21,7 @@ import { EVIDENCE_MARKER } from '../../engineer/engineer-prompt.js';
 import { createLlmEngineer } from '../../engineer/llm-engineer.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
-import { BATCH, contextMaker, dataDir, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from './scripted-loop.fixture.js';
+import { BATCH, contextMaker, dataDir, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from '../../testing/scripted-loop.fixture.js';
 
 // Each decision of the batch pipeline, driven by scripted targets and scripted engineers on real DBBench and
 // WebShop tasks, with patches compiled and run in the real sandbox. No simulated target.

@@ -1,17 +1,17 @@
 import path from 'node:path';
 
-import { sandboxCompiler } from '../../app/sandbox-compiler.js';
-import { dbBenchEnvironment } from '../../benchmarks/dbbench/environment.js';
-import { TEST_REGISTRY } from '../../testing/sim-baseline.fixture.js';
-import { resolveDataDir } from '../../config/data-dir.js';
-import type { Engineer, EngineerInput, EngineerResult } from '../../engineer/engineer.js';
-import { loadDbBenchSplit } from '../../environments/dbbench/load-tasks.js';
-import { createSqliteBackend } from '../../environments/dbbench/sqlite-backend.js';
-import type { Environment } from '../../runtime/environment.js';
-import type { ChatRequest } from '../../models/chat-model.js';
-import { createScriptedModel, type ScriptedFailure, type ScriptedModel, type ScriptedReply } from '../../models/scripted-model.js';
-import type { SandboxPool } from '../../sandbox/index.js';
-import type { ImproveContext } from './improve-batch.js';
+import { sandboxCompiler } from '../app/sandbox-compiler.js';
+import { dbBenchEnvironment } from '../benchmarks/dbbench/environment.js';
+import { TEST_REGISTRY } from './sim-baseline.fixture.js';
+import { resolveDataDir } from '../config/data-dir.js';
+import type { Engineer, EngineerInput, EngineerResult } from '../engineer/engineer.js';
+import { loadDbBenchSplit } from '../environments/dbbench/load-tasks.js';
+import { createSqliteBackend } from '../environments/dbbench/sqlite-backend.js';
+import type { Environment } from '../runtime/environment.js';
+import type { ChatRequest } from '../models/chat-model.js';
+import { createScriptedModel, type ScriptedFailure, type ScriptedModel, type ScriptedReply } from '../models/scripted-model.js';
+import type { SandboxPool } from '../sandbox/index.js';
+import type { ImproveContext } from '../evaluation/improve/improve-batch.js';
 
 // Scripted targets and engineers for the tests of the improvement loop, on real DBBench dev tasks. The
 // targets answer from what they are shown, so each test controls exactly what the baseline and the rerun see.
