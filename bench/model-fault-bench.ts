@@ -11,13 +11,13 @@ import pLimit from 'p-limit';
 
 import { parseTaskRange } from '../src/cli/parse-task-range.js';
 import { resolveDataDir } from '../src/config/data-dir.js';
-import { createDbBenchEnvironment } from '../src/environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../src/environments/dbbench/sqlite-backend.js';
 import { NO_HOOKS } from '../src/hooks/native-hooks.js';
 import { startFakeOpenAIServer, type FakeResponse } from '../src/models/fake-openai-server.js';
 import { createOpenAICompatibleModel } from '../src/models/openai-compatible-model.js';
 import { runEpisode } from '../src/runtime/run-episode.js';
-import { createDbBenchSimHandler, toSimHttpReply } from '../src/simulation/dbbench/wire-handler.js';
+import { createDbBenchSimHandler, toSimHttpReply } from '../src/benchmarks/dbbench/simulation/wire-handler.js';
 import { seededRandom } from './seeded-random.js';
 
 function arg(name: string, fallback: string): string {
@@ -51,7 +51,7 @@ const server = await startFakeOpenAIServer({
 });
 
 const model = createOpenAICompatibleModel({ baseURL: server.url, model: 'sim-dbbench', env: {}, retry: { baseDelayMs: 20, maxDelayMs: 200 } });
-const environment = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
+const environment = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
 const outcomes: Record<string, number> = {};
 const errors: string[] = [];
 // One episode at a time, so the seeded faults land on the same answers in every run.

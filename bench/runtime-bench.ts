@@ -12,9 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { resolveTarget } from '../src/cli/resolve-target.js';
+import { resolveTarget } from '../src/app/resolve-target.js';
+import { BenchmarkRegistry } from '../src/benchmarks/registry.js';
 import { resolveDataDir } from '../src/config/data-dir.js';
-import { createDbBenchEnvironment } from '../src/environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../src/environments/dbbench/sqlite-backend.js';
 import { runBatch } from '../src/evaluation/run-batch.js';
 import { NO_HOOKS } from '../src/hooks/native-hooks.js';
@@ -29,8 +30,8 @@ function arg(name: string, fallback: string): string {
 
 async function measure(concurrency: number, tasks: number[], dataDir: string, spec: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'harness-bench-'));
-  const environment = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
-  const target = await resolveTarget(spec, { dataDir });
+  const environment = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
+  const target = await resolveTarget(spec, { dataDir, registry: new BenchmarkRegistry() });
   const store = RunStore.create(dir, {
     schemaVersion: RUN_MANIFEST_VERSION, runId: 'bench', createdAt: new Date().toISOString(), bench: 'dbbench', split: 'dev',
     taskIndices: tasks, target: { spec, label: target.model.label, simulated: true }, patch: null, options: {},

@@ -156,7 +156,7 @@ for (let r = 0; r < repeat; r++) {
     const t = performance.now();
     for (const h of patch.hooks) {
       const th = performance.now();
-      const verdict = await compileHook(pool, `${h.code}\n# bench ${r}\n`, patch.benchmark);
+      const verdict = await compileHook(pool, `${h.code}\n# bench ${r}\n`, { numberedInstances: patch.benchmark === "alfworld" });
       perHook.push(performance.now() - th);
       if (!verdict.ok) throw new Error(`${patch.file}: ${verdict.reason}`);
     }

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 
-import { isHarnessError } from '../episode/index.js';
+import { ConfigError, isHarnessError } from '../episode/index.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEnvCheckCommand } from './commands/env-check.js';
 import { registerImproveCommand } from './commands/improve.js';
@@ -10,31 +10,64 @@ import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerSplitsCommand } from './commands/splits.js';
 import { registerValidateCommand } from './commands/validate.js';
-import { openSandboxCompiler } from './sandbox-compiler.js';
+import { openSandboxCompiler } from '../app/sandbox-compiler.js';
+import { readConfigFile } from '../app/options.js';
+import { BenchmarkRegistry, loadBenchmarkModule, looksLikePath } from '../benchmarks/registry.js';
+import type { CliContext } from './cli-context.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 
 /** Builds the `harness-r1` program. Each command is a thin wrapper over a library function. */
-export function buildProgram(): Command {
+export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry() }): Command {
   const program = new Command('harness-r1')
     .description('Make LLM agents fail less without touching their weights: run a frozen agent, patch its harness with hooks, rerun, measure.')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  registerDemoCommand(program);
-  registerRunCommand(program);
-  registerImproveCommand(program);
+  registerDemoCommand(program, ctx);
+  registerRunCommand(program, ctx);
+  registerImproveCommand(program, ctx);
   registerReportCommand(program);
-  registerPacketCommand(program);
+  registerPacketCommand(program, ctx);
   registerProbeCommand(program);
-  registerEnvCheckCommand(program);
-  registerValidateCommand(program, { openCompiler: openSandboxCompiler });
+  registerEnvCheckCommand(program, ctx);
   registerSplitsCommand(program);
+  registerValidateCommand(program, { openCompiler: openSandboxCompiler, benchmarks: ctx.registry.patchRules(), benchmarkNames: ctx.registry.names() });
   return program;
+}
+
+/** The value after `--flag` (or in `--flag=value`) anywhere in argv. */
+function flagValue(argv: readonly string[], flag: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === flag) return argv[i + 1];
+    if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
+  }
+  return undefined;
+}
+
+/**
+ * Before the flags are parsed: the config file (if any) and every benchmark the command line or config file
+ * loads from a module, so their own flags exist when the command is built.
+ */
+export async function prepareContext(argv: readonly string[]): Promise<CliContext> {
+  const registry = new BenchmarkRegistry();
+  const configFile = flagValue(argv, '--config');
+  const config = configFile === undefined ? undefined : readConfigFile(configFile);
+  for (const [name, file] of Object.entries(config?.benchmarks ?? {})) {
+    const definition = await loadBenchmarkModule(file, 'benchmarks');
+    if (definition.name !== name) throw new ConfigError({ message: `${config!.file}: benchmarks.${name} loads '${definition.name}'; the names must agree.`, field: `benchmarks.${name}` });
+    registry.add(definition);
+  }
+  const bench = flagValue(argv, '--bench') ?? (typeof config?.settings.bench === 'string' ? config.settings.bench : undefined);
+  // `env check <bench>` names the benchmark as an argument.
+  const envBench = argv[0] === 'env' && argv[1] === 'check' ? argv[2] : undefined;
+  for (const value of [bench, envBench]) if (value !== undefined && looksLikePath(value)) await registry.resolve(value);
+  return { registry, ...(config ? { config } : {}) };
 }
 
 /** Runs the CLI: usage and config errors exit 2 with a message naming what is wrong; other failures exit 1. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
   try {
+    const program = buildProgram(await prepareContext(argv));
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

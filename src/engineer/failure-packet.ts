@@ -10,23 +10,14 @@
  *   are left out and counted in the header;
  * - the same episodes give the same packet, byte for byte, whatever order they come in.
  *
- * DBBench uses the evidence layout of `dbbench-evidence.ts`; WebShop and ALFWorld the markdown trace
- * packet of `trace-packet.ts`.
+ * Each benchmark brings its renderer (`EngineerBenchmark.packet`): DBBench its evidence layout, WebShop and
+ * ALFWorld the markdown trace packet of `trace-packet.ts`, which any benchmark may reuse.
  */
-import { ConfigError } from '../episode/index.js';
-import type { Benchmark } from '../patch/index.js';
-import { DBBENCH_EVIDENCE_FORMAT, DBBENCH_SANITIZE_MODE, renderDbBenchEvidence } from './dbbench-evidence.js';
+import type { PacketLimits } from './engineer.js';
 import type { EngineerInput } from './engineer.js';
-import { countExcluded, selectBatch, type BatchSelection } from './episode-evidence.js';
-import {
-  ALFWORLD_PACKET_LIMITS,
-  DBBENCH_EVIDENCE_LIMITS,
-  WEBSHOP_PACKET_LIMITS,
-  type PacketLimitsByBench,
-  type TracePacketLimits,
-} from './packet-limits.js';
-import type { SanitizeMode } from './sanitize-evidence.js';
-import { renderTracePacket, TRACE_PACKET_SANITIZE_MODE, type TraceBench } from './trace-packet.js';
+import { countExcluded, selectBatch } from './episode-evidence.js';
+
+export type { PacketRenderer } from './engineer.js';
 
 export interface FailurePacketStats {
   tasks: number;
@@ -46,85 +37,27 @@ export interface FailurePacketStats {
 }
 
 export interface FailurePacket {
-  bench: Benchmark;
+  /** The benchmark's name. */
+  bench: string;
   /** Names the layout, e.g. `dbbench-evidence-v1`. */
   format: string;
   text: string;
   stats: FailurePacketStats;
 }
 
-/** A benchmark's packet layout. */
-export interface PacketRenderer<L> {
-  readonly format: string;
-  readonly defaultLimits: Readonly<L>;
-  readonly sanitize: SanitizeMode;
-  render(selection: BatchSelection, limits: L): { text: string; included: number; truncated: boolean };
+export interface BuildFailurePacketOptions {
+  /** Overrides of the benchmark's budgets (tests, experiments); unknown keys are ignored. Defaults are the original's. */
+  limits?: Partial<PacketLimits>;
 }
 
-/**
- * Thrown (at configuration time, before any model call) when a benchmark has no failure packet or
- * engineer prompt. It is a ConfigError, so the CLI reports it as a usage error naming what exists. Every
- * benchmark of the project has both now; the class stays for benchmarks added later.
- */
-export class EngineerFormatUnavailableError extends ConfigError {
-  readonly bench: Benchmark;
-  readonly part: 'failure packet' | 'engineer prompt';
-  readonly reason = 'not_yet_implemented' as const;
-  constructor(bench: Benchmark, part: 'failure packet' | 'engineer prompt' = 'failure packet') {
-    super({
-      message: `There is no ${bench} ${part} yet.`,
-      field: 'bench',
-      allowed: AVAILABLE_ENGINEER_BENCHES,
-    });
-    this.bench = bench;
-    this.part = part;
-  }
-}
-
-const dbbenchRenderer: PacketRenderer<PacketLimitsByBench['dbbench']> = {
-  format: DBBENCH_EVIDENCE_FORMAT,
-  defaultLimits: DBBENCH_EVIDENCE_LIMITS,
-  sanitize: DBBENCH_SANITIZE_MODE,
-  render: (selection, limits) => renderDbBenchEvidence(selection, limits, DBBENCH_SANITIZE_MODE),
-};
-
-/** WebShop and ALFWorld share the markdown "Direct Failure Trace Packet" (`trace-packet.ts`). */
-function tracePacketRenderer(bench: TraceBench, defaultLimits: Readonly<TracePacketLimits>): PacketRenderer<TracePacketLimits> {
-  return {
-    format: `${bench}-trace-packet-v1`,
-    defaultLimits,
-    sanitize: TRACE_PACKET_SANITIZE_MODE,
-    render: (selection, limits) => renderTracePacket(bench, selection, limits),
-  };
-}
-
-export const PACKET_RENDERERS: { readonly [B in Benchmark]: PacketRenderer<PacketLimitsByBench[B]> } = {
-  dbbench: dbbenchRenderer,
-  webshop: tracePacketRenderer('webshop', WEBSHOP_PACKET_LIMITS),
-  alfworld: tracePacketRenderer('alfworld', ALFWORLD_PACKET_LIMITS),
-};
-
-export const AVAILABLE_ENGINEER_BENCHES: readonly Benchmark[] = ['dbbench', 'webshop', 'alfworld'];
-
-/** True when the benchmark has a failure packet and an engineer prompt (all three do now). */
-export function hasPacketFormat(bench: Benchmark): boolean {
-  return AVAILABLE_ENGINEER_BENCHES.includes(bench);
-}
-
-export interface BuildFailurePacketOptions<B extends Benchmark = Benchmark> {
-  /** Overrides of the benchmark's budgets (tests, experiments). Defaults are the original's. */
-  limits?: Partial<PacketLimitsByBench[B]>;
-}
-
-/** Builds the packet of one batch with the benchmark's renderer and budgets. */
-export function buildFailurePacket<B extends Benchmark>(input: EngineerInput & { bench: B }, options: BuildFailurePacketOptions<B> = {}): FailurePacket {
-  const renderer = PACKET_RENDERERS[input.bench] as PacketRenderer<PacketLimitsByBench[B]>;
-  if (!hasPacketFormat(input.bench)) throw new EngineerFormatUnavailableError(input.bench);
+/** Builds the packet of one batch with its benchmark's renderer and budgets. */
+export function buildFailurePacket(input: EngineerInput, options: BuildFailurePacketOptions = {}): FailurePacket {
+  const renderer = input.benchmark.packet;
   const selection = selectBatch(input);
-  const limits = { ...renderer.defaultLimits, ...options.limits } as PacketLimitsByBench[B];
+  const limits = mergeLimits(renderer.defaultLimits, options.limits);
   const rendered = renderer.render(selection, limits);
   return {
-    bench: input.bench,
+    bench: input.benchmark.name,
     format: renderer.format,
     text: rendered.text,
     stats: {
@@ -140,3 +73,13 @@ export function buildFailurePacket<B extends Benchmark>(input: EngineerInput & {
     },
   };
 }
+
+/** The defaults with the overrides of known keys applied. */
+function mergeLimits(defaults: PacketLimits, overrides: Partial<PacketLimits> | undefined): PacketLimits {
+  const merged: Record<string, number> = { ...defaults };
+  for (const [key, value] of Object.entries(overrides ?? {})) {
+    if (Object.hasOwn(defaults, key) && typeof value === 'number') merged[key] = value;
+  }
+  return merged;
+}
+

@@ -12,17 +12,15 @@
  *
  * Expected failures are values: a request that fails after the model's retries, or an answer that stays
  * empty after one more try, gives `{ status: 'request_failed' }` (scored as no patch). Only
- * misconfiguration throws. The prompt, packet and revision context follow `input.bench` (DBBench, WebShop
- * or ALFWorld).
+ * misconfiguration throws. The prompt, packet and revision context are those of `input.benchmark`.
  */
 import { isModelCallError, type ChatModel, type ChatResponse } from '../models/chat-model.js';
 import { reassembleEngineerText, type ReassembleOptions } from '../patch/index.js';
 import type { ChatMessage } from '../episode/index.js';
 import type { Engineer, EngineerInput, EngineerResult } from './engineer.js';
 import { buildEngineerPrompt, type EngineerPromptProtocol } from './engineer-prompt.js';
-import type { PacketLimitsByBench } from './packet-limits.js';
-import type { Benchmark } from '../patch/index.js';
-import type { PreviousAttempt } from './revision-context.js';
+import type { PacketLimits } from './engineer.js';
+import type { PreviousAttempt } from './previous-attempt.js';
 
 export const DEFAULT_ENGINEER_MAX_TOKENS = 12288;
 export const DEFAULT_ENGINEER_TEMPERATURE = 0;
@@ -52,7 +50,7 @@ export interface LlmEngineerOptions {
    */
   reassembly?: 'prefill_aware' | 'dbbench_original';
   /** Failure-packet budget overrides; keys of another benchmark's budgets are ignored. */
-  packetLimits?: Partial<PacketLimitsByBench[Benchmark]>;
+  packetLimits?: Partial<PacketLimits>;
   signal?: AbortSignal;
   /** Default `llm:<model label>`. */
   label?: string;
@@ -73,11 +71,11 @@ export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
 
   return {
     label: options.label ?? `llm:${options.model.label}`,
-    symbolic: false,
+    kind: 'llm',
     revise: (previous) => createLlmEngineer({ ...options, revision: previous }),
 
     async propose(input: EngineerInput): Promise<EngineerResult> {
-      // The second-pass revision context (§2.8): DBBench's own section, or the WebShop/ALFWorld one.
+      // The second-pass revision context (§2.8), as the batch's benchmark writes it.
       const previous = typeof options.revision === 'function' ? options.revision(input) : options.revision;
       const { prompt, packet } = buildEngineerPrompt(input, {
         protocol: options.protocol,

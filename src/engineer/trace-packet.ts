@@ -16,13 +16,11 @@
  * - budget: approximate tokens are characters / 4 (rounded up); traces are added while the text stays
  *   within `maxApproxTokens`, and the first trace is always added.
  */
-import type { Benchmark } from '../patch/index.js';
 import { byRewardThenIndex, countExcluded, type BatchSelection, type EpisodeEvidence } from './episode-evidence.js';
-import type { TracePacketLimits } from './packet-limits.js';
 import { clipHead, clipMiddle, collapseWhitespace, tidyLines } from './packet-text.js';
 import { sanitizeEvidenceText, type SanitizeMode } from './sanitize-evidence.js';
-import { createInstanceMasker } from './mask-instances.js';
-import { alfworldSignalLines, isTextProtocol, taskMessages, webShopSignalLines } from './trace-signals.js';
+import { isTextProtocol, taskMessages } from './trace-signals.js';
+import type { PacketRenderer } from './engineer.js';
 
 export const TRACE_PACKET_TITLE = '# Harness-R1 Direct Failure Trace Packet';
 export const TRACE_PACKET_SANITIZE_MODE: SanitizeMode = 'paths_and_product_ids';
@@ -31,32 +29,28 @@ export const KEPT_USER_POSITIONS = 3;
 /** A kept user message (the task and first observation) is cut at this many characters. */
 export const MAX_TASK_MESSAGE_CHARS = 4000;
 
-export type TraceBench = Exclude<Benchmark, 'dbbench'>;
-
-interface TraceBenchStyle {
-  name: string;
-  noLeak: string;
-  signals: (episode: EpisodeEvidence) => string[];
-  /** ALFWorld: instance numbers are replaced by per-trace letters (see mask-instances.ts). */
-  maskInstances: boolean;
-}
-
-const STYLES: { readonly [B in TraceBench]: TraceBenchStyle } = {
-  webshop: {
-    name: 'WebShop',
-    noLeak:
-      'Keep the patch free of anything specific to these tasks: no product ids, ASINs, exact product titles, task numbers or answers taken from the traces.',
-    signals: webShopSignalLines,
-    maskInstances: false,
-  },
-  alfworld: {
-    name: 'ALFWorld',
-    noLeak:
-      'Keep the patch free of anything specific to these tasks: no task numbers, no answers, and no numbered object or receptacle instances such as "sinkbasin 1" or "cabinet 4"; pick exact commands from the admissible list at run time. In the traces below, instance numbers are masked: within one trace, each distinct instance of a name has its own letter (cabinet [a], cabinet [b]); the agent saw numbers.',
-    signals: alfworldSignalLines,
-    maskInstances: true,
-  },
+/** Budgets of the markdown trace packet (`harness_r1_trace_packet.py`, protocol.md §2.5). */
+export type TracePacketLimits = {
+  maxTraces: number;
+  maxObservationChars: number;
+  maxAssistantChars: number;
+  /** Characters / 4. The first trace is always included. */
+  maxApproxTokens: number;
 };
+
+/** What a benchmark that uses the trace packet supplies: its names, its no-leak line and its runtime signals. */
+export interface TraceStyle {
+  /** The benchmark's name, printed in the scope section. */
+  bench: string;
+  /** How the instructions name it, e.g. `WebShop`. */
+  name: string;
+  /** The benchmark's "keep the patch free of …" sentence. */
+  noLeak: string;
+  /** The "Runtime signals" lines of one trace (raw values; the renderer sanitizes them). */
+  signals: (episode: EpisodeEvidence) => string[];
+  /** A fresh masker per trace, applied after the sanitizer to everything shown (ALFWorld's instance letters). */
+  masker?: () => (text: string) => string;
+}
 
 export function approxTokens(text: string): number {
   return Math.ceil(text.length / 4);
@@ -115,9 +109,8 @@ export function renderTraceMessages(episode: EpisodeEvidence, limits: TracePacke
 }
 
 /** One trace section; `ordinal` is its 1-based place in the packet (never the task index). */
-export function renderTraceSection(bench: TraceBench, episode: EpisodeEvidence, ordinal: number, limits: TracePacketLimits): string {
-  const style = STYLES[bench];
-  const mask = style.maskInstances ? createInstanceMasker() : (text: string) => text;
+export function renderTraceSection(style: TraceStyle, episode: EpisodeEvidence, ordinal: number, limits: TracePacketLimits): string {
+  const mask = style.masker ? style.masker() : (text: string) => text;
   // Messages first, so instance letters follow the order in which the trace shows them.
   const messages = renderTraceMessages(episode, limits, mask);
   const signals = style.signals(episode).map((line) => mask(sanitizeEvidenceText(line, TRACE_PACKET_SANITIZE_MODE)));
@@ -138,8 +131,7 @@ export function renderTraceSection(bench: TraceBench, episode: EpisodeEvidence, 
   ].join('\n');
 }
 
-function renderHeader(bench: TraceBench, selection: BatchSelection, candidates: number, included: number): string {
-  const style = STYLES[bench];
+function renderHeader(style: TraceStyle, selection: BatchSelection, candidates: number, included: number): string {
   const lines = [
     TRACE_PACKET_TITLE,
     '',
@@ -147,7 +139,7 @@ function renderHeader(bench: TraceBench, selection: BatchSelection, candidates: 
     '',
     '## Scope',
     '',
-    `- benchmark: ${bench}`,
+    `- benchmark: ${style.bench}`,
     `- source run: ${sanitizeEvidenceText(`${selection.batchTag} (split ${selection.split})`, TRACE_PACKET_SANITIZE_MODE)}`,
     `- failures below reward ${selection.passThreshold.toFixed(4)}: ${candidates}`,
     `- traces included: ${included}`,
@@ -178,15 +170,15 @@ function renderFooter(included: number, candidates: number, tokens: number): str
 
 /** Renders the whole packet of one batch within `limits`. */
 export function renderTracePacket(
-  bench: TraceBench,
+  style: TraceStyle,
   selection: BatchSelection,
   limits: TracePacketLimits,
 ): { text: string; included: number; truncated: boolean } {
   const ordered = [...selection.failures].sort(byRewardThenIndex);
   const candidates = ordered.slice(0, Math.max(0, limits.maxTraces));
-  const sections = candidates.map((episode, i) => renderTraceSection(bench, episode, i + 1, limits));
+  const sections = candidates.map((episode, i) => renderTraceSection(style, episode, i + 1, limits));
   // The header names the included count, so the budget loop measures with the final count's width.
-  const measure = (count: number): string => [renderHeader(bench, selection, ordered.length, count), ...sections.slice(0, count)].join('\n\n');
+  const measure = (count: number): string => [renderHeader(style, selection, ordered.length, count), ...sections.slice(0, count)].join('\n\n');
   let count = 0;
   for (let next = 1; next <= sections.length; next++) {
     if (next > 1 && approxTokens(measure(next)) > limits.maxApproxTokens) break;
@@ -195,4 +187,14 @@ export function renderTracePacket(
   const body = sections.length === 0 ? `${measure(0)}\n\nNo failures: every scored task reached the pass threshold.` : measure(count);
   const text = `${body}\n\n${renderFooter(count, ordered.length, approxTokens(body))}`;
   return { text, included: count, truncated: count < ordered.length };
+}
+
+/** The trace packet as a benchmark's packet renderer (`<bench>-trace-packet-v1`). */
+export function tracePacketRenderer(style: TraceStyle, defaultLimits: Readonly<TracePacketLimits>): PacketRenderer<TracePacketLimits> {
+  return {
+    format: `${style.bench}-trace-packet-v1`,
+    defaultLimits,
+    sanitize: TRACE_PACKET_SANITIZE_MODE,
+    render: (selection, limits) => renderTracePacket(style, selection, limits),
+  };
 }

@@ -18,14 +18,13 @@
  */
 import { isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
 import { byRewardThenIndex, toEpisodeEvidence, type EpisodeEvidence } from './episode-evidence.js';
-import { ALFWORLD_PACKET_LIMITS, WEBSHOP_PACKET_LIMITS, type TracePacketLimits } from './packet-limits.js';
 import { clipMiddle } from './packet-text.js';
-import { renderPromptTemplate } from './prompt-templates.js';
-import type { PreviousAttempt } from './revision-context.js';
+import { ENGINE_TEMPLATES } from './prompt-templates.js';
+import type { PreviousAttempt } from './previous-attempt.js';
 import { sanitizeEvidenceText } from './sanitize-evidence.js';
-import { renderTraceSection, TRACE_PACKET_SANITIZE_MODE, type TraceBench } from './trace-packet.js';
+import { renderTraceSection, TRACE_PACKET_SANITIZE_MODE, type TracePacketLimits, type TraceStyle } from './trace-packet.js';
 
-export const TRACE_REVISION_TEMPLATE = 'trace-revision.v1.md';
+export const TRACE_REVISION_TEMPLATE = 'trace-revision.v1.md' as const;
 
 export interface TraceRevisionLimits {
   /** Patched-run traces shown at most. */
@@ -42,14 +41,6 @@ export const TRACE_REVISION_LIMITS: Readonly<TraceRevisionLimits> = Object.freez
   maxPatchChars: 10000,
 });
 
-/** Each trace is cut like the benchmark's failure packet (observation and assistant budgets). */
-const SECTION_LIMITS: { readonly [B in TraceBench]: Readonly<TracePacketLimits> } = {
-  webshop: WEBSHOP_PACKET_LIMITS,
-  alfworld: ALFWORLD_PACKET_LIMITS,
-};
-
-const BENCH_NAMES: { readonly [B in TraceBench]: string } = { webshop: 'WebShop', alfworld: 'ALFWorld' };
-
 export interface TraceRevisionContext {
   text: string;
   /** Traces shown, and the scored failing episodes of the patched run they were chosen from. */
@@ -59,6 +50,8 @@ export interface TraceRevisionContext {
 export interface TraceRevisionOptions {
   /** The batch's task indices: positions (1-based, in sorted order) name tasks in the text. */
   taskIndices: readonly number[];
+  /** Each trace is cut like the benchmark's failure packet (its observation and assistant budgets). */
+  sectionLimits: TracePacketLimits;
   limits?: Partial<TraceRevisionLimits>;
 }
 
@@ -115,7 +108,7 @@ function usable(records: readonly EpisodeRecord[] | undefined, positions: Readon
   return [...byIndex.values()];
 }
 
-function renderTraces(bench: TraceBench, previous: PreviousAttempt, positions: ReadonlyMap<number, number>, limits: TraceRevisionLimits): { text: string; shown: number; candidates: number } {
+function renderTraces(style: TraceStyle, sectionLimits: TracePacketLimits, previous: PreviousAttempt, positions: ReadonlyMap<number, number>, limits: TraceRevisionLimits): { text: string; shown: number; candidates: number } {
   const regressed = usable(previous.regressions, positions).sort((a, b) => a.index - b.index);
   const taken = new Set(regressed.map((e) => e.index));
   const still = usable(previous.stillFailing, positions)
@@ -125,7 +118,7 @@ function renderTraces(bench: TraceBench, previous: PreviousAttempt, positions: R
   if (candidates.length === 0) return { text: '(none: no scored episode of the patched run failed)', shown: 0, candidates: 0 };
 
   const sections = candidates.slice(0, Math.max(1, limits.maxTraces)).map(([episode, kind], i) =>
-    renderTraceSection(bench, episode, i + 1, SECTION_LIMITS[bench]).replace(
+    renderTraceSection(style, episode, i + 1, sectionLimits).replace(
       /^## Failure trace \d+/,
       `## Patched-run trace ${i + 1}: task ${positions.get(episode.index)} of the batch (${KIND_LABELS[kind]})`,
     ),
@@ -147,12 +140,12 @@ function renderTraces(bench: TraceBench, previous: PreviousAttempt, positions: R
 }
 
 /** The WebShop/ALFWorld "Second-pass revision context" section, with what it shows. */
-export function renderTraceRevisionContext(bench: TraceBench, previous: PreviousAttempt, options: TraceRevisionOptions): TraceRevisionContext {
+export function renderTraceRevisionContext(style: TraceStyle, previous: PreviousAttempt, options: TraceRevisionOptions): TraceRevisionContext {
   const limits = { ...TRACE_REVISION_LIMITS, ...options.limits };
   const positions = batchPositions(options.taskIndices);
-  const traces = renderTraces(bench, previous, positions, limits);
-  const text = renderPromptTemplate(TRACE_REVISION_TEMPLATE, {
-    bench_name: BENCH_NAMES[bench],
+  const traces = renderTraces(style, options.sectionLimits, previous, positions, limits);
+  const text = ENGINE_TEMPLATES.render(TRACE_REVISION_TEMPLATE, {
+    bench_name: style.name,
     previous_result: renderResult(previous.result),
     flips: [
       `- regressed (passed without the patch, fail with it): ${positionList(previous.flips.correctToWrong, positions)}`,
@@ -165,6 +158,6 @@ export function renderTraceRevisionContext(bench: TraceBench, previous: Previous
 }
 
 /** The section text only; appended after the evidence of the user message. */
-export function buildTraceRevisionContext(bench: TraceBench, previous: PreviousAttempt, options: TraceRevisionOptions): string {
-  return renderTraceRevisionContext(bench, previous, options).text;
+export function buildTraceRevisionContext(style: TraceStyle, previous: PreviousAttempt, options: TraceRevisionOptions): string {
+  return renderTraceRevisionContext(style, previous, options).text;
 }

@@ -1,5 +1,5 @@
 /**
- * The "Runtime signals" of one WebShop or ALFWorld failure trace (protocol.md §2.4), counted from the
+ * Building blocks of the "Runtime signals" of a trace-packet failure trace (protocol.md §2.4), counted from the
  * episode's tool calls and observations only (for the v0.2 text protocols, from the actions the turns
  * name, parsed as the protocol parses them). Values that the agent typed (search terms, click values,
  * actions) are returned raw; the packet renderer sanitizes them with the rest of the text.
@@ -7,7 +7,7 @@
 import type { ChatMessage } from '../episode/index.js';
 import type { EpisodeEvidence } from './episode-evidence.js';
 import { collapseWhitespace } from './packet-text.js';
-import { parseAlfworldTextAction, parseWebShopTextAction, type TextActionParser } from './text-actions.js';
+import type { TextActionParser } from './text-actions.js';
 
 /** How many repeated values a signal line lists at most. */
 export const MAX_REPEATED_LISTED = 3;
@@ -29,7 +29,7 @@ export function firstArgumentText(raw: string): string {
   return raw;
 }
 
-function normalizeValue(value: string): string {
+export function normalizeValue(value: string): string {
   return collapseWhitespace(value).toLowerCase();
 }
 
@@ -44,7 +44,7 @@ export function repeatedValues(values: readonly string[]): Array<{ value: string
     .map(({ value, count }) => ({ value, count }));
 }
 
-interface Call {
+export interface Call {
   name: string;
   value: string;
 }
@@ -63,7 +63,7 @@ export function taskMessages(episode: EpisodeEvidence): readonly ChatMessage[] {
  * The agent's actions and its turns without one. Tool-calling turns give one action per call; a
  * text-protocol turn gives the action its text names, or counts as text-only when it names none.
  */
-function callsOf(episode: EpisodeEvidence, parseText: TextActionParser): { calls: Call[]; textOnlyTurns: number } {
+export function callsOf(episode: EpisodeEvidence, parseText: TextActionParser): { calls: Call[]; textOnlyTurns: number } {
   const text = isTextProtocol(episode);
   const calls: Call[] = [];
   let textOnlyTurns = 0;
@@ -83,7 +83,7 @@ function callsOf(episode: EpisodeEvidence, parseText: TextActionParser): { calls
 }
 
 /** What the environment said after each action: tool messages, or a text protocol's later user messages. */
-function observationsOf(episode: EpisodeEvidence): string[] {
+export function observationsOf(episode: EpisodeEvidence): string[] {
   if (!isTextProtocol(episode)) return episode.messages.filter((m) => m.role === 'tool').map((m) => m.content);
   return taskMessages(episode)
     .filter((m) => m.role === 'user')
@@ -91,7 +91,7 @@ function observationsOf(episode: EpisodeEvidence): string[] {
     .map((m) => m.content);
 }
 
-function listed(entries: ReadonlyArray<{ value: string; count: number }>): string {
+export function listed(entries: ReadonlyArray<{ value: string; count: number }>): string {
   return entries
     .slice(0, MAX_REPEATED_LISTED)
     .map((e) => `"${e.value}" x${e.count}`)
@@ -103,49 +103,18 @@ export function reachedTaskLimit(episode: EpisodeEvidence): boolean {
   return episode.outcome === 'round_limit';
 }
 
-/** WebShop: actions by kind, text-only turns, repeated searches (else clicks, else any action), task limit. */
-export function webShopSignalLines(episode: EpisodeEvidence): string[] {
-  const { calls, textOnlyTurns } = callsOf(episode, parseWebShopTextAction);
-  const searches = calls.filter((c) => c.name === 'search_action');
-  const clicks = calls.filter((c) => c.name === 'click_action');
-  const buyNow = clicks.filter((c) => c.value === 'buy now').length;
-  const lines = [
-    `- actions: ${calls.length} (search ${searches.length}, click ${clicks.length}, buy now ${buyNow})`,
-    `- text-only assistant turns: ${textOnlyTurns}`,
-  ];
-  const repeatedSearches = repeatedValues(searches.map((c) => c.value));
-  const repeatedClicks = repeatedValues(clicks.map((c) => c.value));
-  if (repeatedSearches.length > 0) lines.push(`- repeated search terms: ${listed(repeatedSearches)}`);
-  else if (repeatedClicks.length > 0) lines.push(`- repeated click values: ${listed(repeatedClicks)}`);
-  else {
-    const repeatedActions = repeatedValues(calls.map((c) => `${c.name} ${c.value}`));
-    if (repeatedActions.length > 0) lines.push(`- repeated actions: ${listed(repeatedActions)}`);
-  }
-  if (reachedTaskLimit(episode)) lines.push('- task_limit_reached: true');
-  return lines;
-}
-
-/** The part of an ALFWorld observation before its admissible-command list, normalized, first 200 characters. */
-function observationKey(text: string): string {
-  const cut = text.indexOf('AVAILABLE ACTIONS:');
-  return normalizeValue(cut < 0 ? text : text.slice(0, cut)).slice(0, OBSERVATION_KEY_CHARS);
-}
-
-/** ALFWorld: actions, "nothing happens", text-only turns, repeated actions and observations, task limit. */
-export function alfworldSignalLines(episode: EpisodeEvidence): string[] {
-  const { calls, textOnlyTurns } = callsOf(episode, parseAlfworldTextAction);
-  const takeActions = calls.filter((c) => c.name === 'take_action');
-  const observations = observationsOf(episode);
-  const nothingHappens = observations.filter((o) => o.toLowerCase().includes('nothing happens')).length;
-  const keys = observations.map(observationKey);
-  const lines = [
-    `- actions: ${calls.length} (take_action ${takeActions.length})`,
-    `- observations with "nothing happens": ${nothingHappens}`,
-    `- text-only assistant turns: ${textOnlyTurns}`,
-  ];
-  const repeatedActions = repeatedValues(takeActions.map((c) => c.value));
-  if (repeatedActions.length > 0) lines.push(`- repeated actions: ${listed(repeatedActions)}`);
-  lines.push(`- observations total/distinct: ${keys.length}/${new Set(keys).size}`);
+/**
+ * Signals any tool-using benchmark can show: actions by tool, text-only turns, repeated actions and the task
+ * limit. Benchmarks with their own signal lines (WebShop, ALFWorld) build them from the helpers above.
+ */
+export function genericSignalLines(episode: EpisodeEvidence, parseText: TextActionParser = () => undefined): string[] {
+  const { calls, textOnlyTurns } = callsOf(episode, parseText);
+  const byTool = new Map<string, number>();
+  for (const c of calls) byTool.set(c.name, (byTool.get(c.name) ?? 0) + 1);
+  const tools = [...byTool.entries()].map(([name, n]) => `${name} ${n}`).join(', ');
+  const lines = [`- actions: ${calls.length}${tools === '' ? '' : ` (${tools})`}`, `- text-only assistant turns: ${textOnlyTurns}`];
+  const repeated = repeatedValues(calls.map((c) => `${c.name} ${c.value}`));
+  if (repeated.length > 0) lines.push(`- repeated actions: ${listed(repeated)}`);
   if (reachedTaskLimit(episode)) lines.push('- task_limit_reached: true');
   return lines;
 }

@@ -25,29 +25,37 @@ export type ActResult =
   | { kind: 'final'; correct: boolean; detail: Record<string, unknown> };
 
 /**
- * Which loop plays the benchmark and so which hook effects it honours (protocol.md §4.5). `dbbench`: every
- * tool call of a turn is processed, a block is answered with a tool message for that call, rewrite and
- * force are ignored. Other benchmarks name their own loops in `src/runtime/loops/`.
- */
-export interface EffectRules {
-  loop: 'dbbench' | 'alfworld' | 'webshop' | 'alfworld-text' | 'webshop-text';
-}
-
-/**
- * How the target talks to the benchmark: `fc`, AgentBench's function-calling variant (tools), or `v0.2`,
- * the text protocol behind the AgentBench paper numbers (`ACTION: …` / `search[…]`, one-shot examples).
+ * How the target talks to an AgentBench benchmark: `fc`, AgentBench's function-calling variant (tools), or
+ * `v0.2`, the text protocol behind the AgentBench paper numbers (`ACTION: …` / `search[…]`, one-shot examples).
  */
 export const TARGET_PROTOCOLS = ['fc', 'v0.2'] as const;
 export type TargetProtocol = (typeof TARGET_PROTOCOLS)[number];
 
-/** One episode of a tool-calling benchmark. Created by an environment for one task. */
-export interface EnvironmentEpisode {
+/**
+ * What the runtime needs of any benchmark episode: the task it plays, the tools the target is offered
+ * (none for text protocols), facts recorded with every ending, and a way to release it. A benchmark's own
+ * episode type extends this with whatever its loop needs.
+ */
+export interface EpisodeBase {
   readonly task: TaskRef;
   readonly tools: ToolSpec[];
-  readonly maxRounds: number;
-  readonly rules: EffectRules;
   /** Facts about the task recorded with every ending (e.g. DBBench `type`); never ground truth. */
   readonly info: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+/** What a benchmark's world engine offers: its own episodes by task index. */
+export interface EpisodeSource<E extends EpisodeBase> {
+  readonly bench: string;
+  readonly split: string;
+  readonly size: number;
+  openEpisode(index: number): Promise<E>;
+  close(): Promise<void>;
+}
+
+/** One episode of a tool-calling benchmark, as the engines of the three built-in benchmarks open it. */
+export interface ToolEpisode extends EpisodeBase {
+  readonly maxRounds: number;
   systemPrompt(init: { skills: string[]; toolHints: string[] }): string;
   firstUserMessage(): string;
   hookContext(point: HookPoint): Record<string, unknown>;
@@ -63,16 +71,6 @@ export interface EnvironmentEpisode {
   textOnlyNudge(content: string): string;
   badArgumentsReply(): string;
   unknownToolReply(): string;
-  close(): Promise<void>;
-}
-
-/** A benchmark: opens episodes for task indices of a split. */
-export interface Environment {
-  readonly bench: string;
-  readonly split: string;
-  readonly size: number;
-  openEpisode(index: number): Promise<EnvironmentEpisode>;
-  close(): Promise<void>;
 }
 
 /**

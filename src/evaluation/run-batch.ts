@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 
 import { EPISODE_RECORD_VERSION, type EpisodeRecord } from '../episode/index.js';
-import type { Environment } from '../environments/environment.js';
+import type { Environment } from '../runtime/environment.js';
 import type { HookProvider } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest } from '../models/chat-model.js';
 import { runEpisode } from '../runtime/run-episode.js';

@@ -18,8 +18,8 @@
  *     `max_tool_args_chars` (65536), `max_tool_calls` (16)
  *
  *   Example: `openai:http://localhost:8000/v1#Qwen/Qwen3-8B?reasoning=reasoning_content&temperature=0`.
- * - `sim:<bench>[?seed=<n>&faults=<list>&comply=<p>&split=<name>&latency_ms=<n>]` — a simulated target; only parsed here,
- *   built by the simulation (`latency_ms` delays every answer, to emulate a real server's latency).
+ * - `sim:<bench>[?seed=<n>&…&latency_ms=<n>]` — a simulated target; only parsed here, built by the benchmark's
+ *   simulation, which checks its own parameters (`latency_ms` delays every answer, to emulate a real server's latency).
  * - `scripted:<file>` — a scripted model file (see `loadScriptedModelFile`).
  * - `symbolic` — the built-in symbolic engineer.
  */
@@ -29,14 +29,11 @@ import { RESPONSE_LIMIT_OPTION, type ResponseLimits } from './response-limits.js
 import { REASONING_FIELDS } from './wire-format.js';
 import type { ReasoningField } from './wire-format.js';
 
-/** Benchmarks that have a simulated target. */
-export const SIM_BENCHES = ['dbbench', 'alfworld', 'webshop'] as const;
-export type SimBench = (typeof SIM_BENCHES)[number];
 
 /** The accepted SPEC forms, as listed in error messages. */
 export const MODEL_SPEC_FORMS: readonly string[] = [
   'openai:<base-url>#<model>[?reasoning=…&temperature=…&max_tokens=…]',
-  `sim:<${SIM_BENCHES.join('|')}>[?seed=<n>&faults=<list>]`,
+  'sim:<benchmark>[?seed=<n>&faults=<list>&latency_ms=<n>]',
   'scripted:<file>',
   'symbolic',
 ];
@@ -61,7 +58,7 @@ export type OpenAISpecSettings = Pick<
 export type ModelSpec =
   | { kind: 'openai'; baseURL: string; model: string; settings: OpenAISpecSettings }
   /** `params` holds every query parameter verbatim (`seed` and `faults` included) for the simulation to read. */
-  | { kind: 'sim'; bench: SimBench; seed: number | undefined; faults: string | undefined; params: Record<string, string> }
+  | { kind: 'sim'; bench: string; seed: number | undefined; faults: string | undefined; params: Record<string, string> }
   | { kind: 'scripted'; path: string }
   | { kind: 'symbolic' };
 
@@ -82,8 +79,6 @@ export const OPENAI_SPEC_OPTIONS: readonly string[] = [
 ];
 
 const LIMIT_OF_OPTION = new Map(Object.entries(RESPONSE_LIMIT_OPTION).map(([key, option]) => [option as string, key as keyof ResponseLimits]));
-
-const SIM_SPEC_OPTIONS: readonly string[] = ['seed', 'faults', 'comply', 'split', 'latency_ms'];
 
 export interface ParseModelSpecOptions {
   /** The flag or config key the SPEC came from, for error messages. Default `model`. */
@@ -203,20 +198,19 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
 function parseSim(rest: string, fail: Fail): ModelSpec {
   const question = rest.indexOf('?');
   const bench = question < 0 ? rest : rest.slice(0, question);
-  if (!(SIM_BENCHES as readonly string[]).includes(bench)) {
-    fail(bench === '' ? 'sim: needs a benchmark name' : `no simulated target for benchmark '${bench}'`, SIM_BENCHES);
-  }
-  const params = readQuery(question < 0 ? '' : rest.slice(question + 1), SIM_SPEC_OPTIONS, fail);
+  // Which benchmarks have a simulated target, and which parameters each takes, is the registry's to say.
+  if (!/^[a-z][a-z0-9_-]*$/.test(bench)) fail(bench === '' ? 'sim: needs a benchmark name' : `'${bench}' is not a benchmark name`);
+  const params = readQuery(question < 0 ? '' : rest.slice(question + 1), undefined, fail);
   const seed = params.seed === undefined ? undefined : readNumber('seed', params.seed, fail, (n) => Number.isInteger(n) && n >= 0, 'an integer >= 0');
   if (params.faults === '') fail('faults is empty');
-  return { kind: 'sim', bench: bench as SimBench, seed, faults: params.faults, params };
+  return { kind: 'sim', bench, seed, faults: params.faults, params };
 }
 
-function readQuery(query: string, allowed: readonly string[], fail: Fail): Record<string, string> {
+function readQuery(query: string, allowed: readonly string[] | undefined, fail: Fail): Record<string, string> {
   const params: Record<string, string> = {};
   if (query === '') return params;
   for (const [key, value] of new URLSearchParams(query)) {
-    if (!allowed.includes(key)) fail(`unknown option '${key}'`, allowed);
+    if (allowed && !allowed.includes(key)) fail(`unknown option '${key}'`, allowed);
     if (key in params) fail(`option '${key}' is given twice`);
     params[key] = value;
   }

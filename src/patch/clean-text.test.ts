@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { namesNumberedInstance } from '../hooks/text-rules.js';
 import { PY_BOUNDARY, PY_DIGIT, PY_DOT, PY_SPACE, pyIgnoreCase } from '../python/python-regex.js';
-import { cleanKeyword, cleanText, cleanToken, FORBIDDEN_TEXT_PATTERNS, findForbiddenPattern, namesAlfworldInstance } from './clean-text.js';
+import { cleanKeyword, cleanText, cleanToken, FORBIDDEN_TEXT_PATTERNS, findForbiddenPattern, namesNumberedInstanceAction } from './clean-text.js';
 
 // Expected verdicts were produced with the original regexes under CPython 3.11 `re`.
 describe('forbidden leakage patterns', () => {
@@ -51,7 +51,7 @@ describe('ALFWorld numbered-instance rule', () => {
     ['untake 2', false],
   ];
   it.each(cases)('%j → %s', (text, expected) => {
-    expect(namesAlfworldInstance(text)).toBe(expected);
+    expect(namesNumberedInstance(text)).toBe(expected);
   });
 });
 
@@ -119,7 +119,7 @@ describe('text rules on adversarial input', () => {
     expect(namesNumberedInstance('take '.repeat(500_000))).toBe(false);
     expect(namesNumberedInstance(`${'take x\n'.repeat(300_000)}take 2`)).toBe(true);
     expect(namesNumberedInstance(`take ${'1a '.repeat(700_000)}`)).toBe(false);
-    expect(namesAlfworldInstance(`go to${' '.repeat(3_000_000)}x`)).toBe(false);
+    expect(namesNumberedInstanceAction(`go to${' '.repeat(3_000_000)}x`)).toBe(false);
     expect(findForbiddenPattern(`task${' '.repeat(3_000_000)}x`)).toBeUndefined();
     expect(findForbiddenPattern(`${'task '.repeat(500_000)}#`)).toBeUndefined();
     expect(cleanText(`take ${' x'.repeat(1_000_000)}`, 'skill.text', 'p')).toMatchObject({ ok: false });

@@ -54,7 +54,7 @@ export function findForbiddenPattern(text: string): ForbiddenPattern | undefined
 }
 
 /** The validator's ALFWorld action check: lower-case, collapse whitespace, then search. */
-export function namesAlfworldInstance(action: string): boolean {
+export function namesNumberedInstanceAction(action: string): boolean {
   return namesNumberedInstance(pyCollapseWhitespace(pyLower(action)));
 }
 

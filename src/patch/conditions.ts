@@ -6,134 +6,20 @@
  */
 import {
   COMPARISON_OPS,
-  type Benchmark,
   type ComparisonOp,
   type Condition,
   type PatchNote,
 } from './patch-types.js';
 import { isPyDict, toJsValue, type JsonValue, type PyValue } from '../python/python-json.js';
 import { pyRepr } from '../python/python-text.js';
+import type { PatchRules } from './patch-rules.js';
 import { accept, reject, type Step } from './rejection.js';
-
-export const CONDITION_PATHS: Readonly<Record<Benchmark, readonly string[]>> = {
-  webshop: [
-    'action.tool',
-    'action.value',
-    'action.value_normalized',
-    'action.final_action',
-    'state.page_type',
-    'state.has_search_bar',
-    'state.clickables',
-    'state.buy_now_available',
-    'state.back_to_search_count',
-    'state.duplicate_search_count',
-    'state.product_stall_turns',
-    'state.same_click_count',
-    'state.remaining_steps',
-    'state.current_price',
-    'state.price_max',
-    'task.task_type',
-    'task.required_color',
-    'task.required_size',
-    'task.required_material',
-  ],
-  alfworld: [
-    'action.raw',
-    'action.normalized',
-    'action.final_action',
-    'action.in_admissible',
-    'state.nothing_happens_count',
-    'state.repeated_observation_count',
-    'state.repeated_action_count',
-    'state.invalid_action_count',
-    'state.remaining_steps',
-    'task.task_type',
-    'task.target_type',
-    'task.destination_type',
-  ],
-  dbbench: [
-    'action.tool',
-    'action.query',
-    'action.answers',
-    'action.h2_action',
-    'action.h2_blocked_reason',
-    'action.commit_gate_action',
-    'action.commit_gate_reason',
-    'state.sql_count',
-    'state.last_sql',
-    'state.last_result',
-    'state.last_error_kind',
-    'state.last_error_text',
-    'state.last_result_was_error',
-    'state.error_streak',
-    'state.empty_streak',
-    'state.text_only_streak',
-    'state.loop_streak',
-    'state.mutation_attempted',
-    'state.candidate_answer',
-    'state.candidate_answer_shape',
-    'state.candidate_implausible',
-    'state.remaining_rounds',
-    'task.task_type',
-    'task.answer_shape',
-    'task.target_table',
-  ],
-};
-
-export const CONDITION_PATH_ALIASES: Readonly<Record<Benchmark, Readonly<Record<string, string>>>> = {
-  webshop: {
-    'state.parsed_budget_constraint': 'state.price_max',
-    'state.budget': 'state.price_max',
-    'state.budget_max': 'state.price_max',
-    'state.max_price': 'state.price_max',
-  },
-  alfworld: {},
-  dbbench: {},
-};
-
-export const CONDITION_PREDICATES: Readonly<Record<Benchmark, readonly string[]>> = {
-  webshop: [
-    'required_options_unselected',
-    'product_price_over_budget',
-    'same_click_repeated',
-    'duplicate_search_repeated',
-    'search_loop_detected',
-    'product_page_stalled',
-    'buy_now_available',
-    'search_not_available',
-    'action_not_admissible',
-  ],
-  alfworld: [
-    'action_not_admissible',
-    'nothing_happens_repeated',
-    'same_observation_repeated',
-    'same_action_repeated',
-    'remaining_steps_low',
-  ],
-  dbbench: [
-    'execute_sql',
-    'commit_final_answer',
-    'no_sql_yet',
-    'commit_before_sql',
-    'commit_empty_answer',
-    'mutation_task',
-    'mutation_not_attempted',
-    'last_result_error',
-    'last_result_empty',
-    'unknown_column_error',
-    'syntax_error',
-    'repeated_sql',
-    'candidate_answer_available',
-    'remaining_rounds_low',
-    'text_only_loop',
-  ],
-};
 
 const CONDITION_OPS = new Set<string>(['all', 'any', 'not', 'pred', ...COMPARISON_OPS]);
 export const MAX_CONDITION_DEPTH = 8;
 
 export interface ConditionOptions {
-  bench: Benchmark;
+  rules: PatchRules;
   /** Receives a note for each `predicates.<name>` operand that names no predicate (strict rejects it). */
   notes: PatchNote[];
 }
@@ -174,8 +60,8 @@ export function normalizeCondition(
     if (typeof value !== 'string' || value === '') {
       return reject('condition_operands', opPath, 'condition.pred must be a predicate name');
     }
-    if (!CONDITION_PREDICATES[options.bench].includes(value)) {
-      return reject('unsupported_predicate', opPath, `unsupported predicate for ${options.bench}: ${pyRepr(value)}`);
+    if (!options.rules.legacy.conditionPredicates.includes(value)) {
+      return reject('unsupported_predicate', opPath, `unsupported predicate for ${options.rules.name}: ${pyRepr(value)}`);
     }
     return accept({ pred: value });
   }
@@ -194,14 +80,14 @@ export function normalizeCondition(
 
 function checkOperand(raw: PyValue, path: string, options: ConditionOptions): Step<PyValue> {
   if (typeof raw !== 'string') return accept(raw);
-  const { bench } = options;
-  const operand = CONDITION_PATH_ALIASES[bench][raw] ?? raw;
-  if (/^(?:action|state|task)\./.test(operand) && !CONDITION_PATHS[bench].includes(operand)) {
+  const { legacy, name: bench } = options.rules;
+  const operand = (Object.hasOwn(legacy.conditionPathAliases, raw) ? legacy.conditionPathAliases[raw] : undefined) ?? raw;
+  if (/^(?:action|state|task)\./.test(operand) && !legacy.conditionPaths.includes(operand)) {
     return reject('unsupported_condition_path', path, `unsupported condition path for ${bench}: ${pyRepr(operand)}`);
   }
   if (operand.startsWith('predicates.')) {
     const name = operand.slice('predicates.'.length);
-    if (!CONDITION_PREDICATES[bench].includes(name)) {
+    if (!legacy.conditionPredicates.includes(name)) {
       options.notes.push({
         kind: 'unvalidated_predicate_operand',
         field: path,

@@ -1,4 +1,5 @@
 export * from './patch-types.js';
+export * from './patch-rules.js';
 export { validatePatch, validateEngineerResponse } from './validate-patch.js';
 export type { ValidatePatchOptions, ValidateResponseOptions } from './validate-patch.js';
 export { validatePatchFile, validatePatchText, PATCH_FILE_PROTOCOLS } from './validate-patch-file.js';
@@ -20,7 +21,7 @@ export { findRuntimeNoop, findNeverEvaluatedRules, rejectRuntimeNoop } from './r
 export {
   cleanText,
   findForbiddenPattern,
-  namesAlfworldInstance,
+  namesNumberedInstanceAction,
   FORBIDDEN_TEXT_PATTERNS,
   ALFWORLD_INSTANCE_ACTION_PYTHON,
 } from './clean-text.js';

@@ -4,11 +4,11 @@
  * add_recovery_rule. Every normalizer follows the original's check order, so the first failing check is
  * the one reported.
  */
-import { cleanKeyword, cleanText, cleanToken, namesAlfworldInstance } from './clean-text.js';
+import { cleanKeyword, cleanText, cleanToken, namesNumberedInstanceAction } from './clean-text.js';
+import { MODULE_FLAGS, type ConfigFieldSpec } from './patch-rules.js';
 import { normalizeCondition, type ConditionOptions } from './conditions.js';
 import {
   EFFECT_KINDS,
-  type Benchmark,
   type EditToolHintAction,
   type EffectKind,
   type GuardRuleAction,
@@ -21,85 +21,6 @@ import {
 import { isPyDict, pyGet, type PyDict, type PyValue } from '../python/python-json.js';
 import { pyFloatRepr, pyRepr, pyStr, pyStrip, pyTruthy } from '../python/python-text.js';
 import { accept, reject, type Step } from './rejection.js';
-
-export const TOOLS: Readonly<Record<Benchmark, readonly string[]>> = {
-  webshop: ['search_action', 'click_action'],
-  alfworld: ['take_action'],
-  dbbench: ['execute_sql', 'commit_final_answer'],
-};
-
-interface ConfigFieldSpec {
-  type: 'bool' | 'int' | 'float';
-  min?: number;
-  max?: number;
-}
-
-const MODULE_FLAGS: Readonly<Record<string, ConfigFieldSpec>> = {
-  enabled: { type: 'bool' },
-  h2: { type: 'bool' },
-  h3: { type: 'bool' },
-  h4: { type: 'bool' },
-  h5: { type: 'bool' },
-};
-
-/**
- * `CONFIG_FIELDS`: every config target the original knows. Only `PROMPT_CONFIG_FIELDS` may be set, so
- * the rest exist to give the same "not exposed" / "cannot be changed" rejections.
- */
-export const CONFIG_FIELDS: Readonly<Record<Benchmark, Readonly<Record<string, ConfigFieldSpec>>>> = {
-  webshop: {
-    ...MODULE_FLAGS,
-    h2_click_similarity_threshold: { type: 'float', min: 0, max: 1 },
-    h2_repeat_click_block_after: { type: 'int', min: 1, max: 10 },
-    h4_search_loop_threshold: { type: 'int', min: 1, max: 20 },
-    h4_duplicate_search_threshold: { type: 'int', min: 1, max: 10 },
-    h4_product_stall_turns: { type: 'int', min: 1, max: 20 },
-    h4_hint_max_words: { type: 'int', min: 10, max: 120 },
-    h4_warn_threshold: { type: 'int', min: 1, max: 20 },
-    h4_force_threshold: { type: 'int', min: 1, max: 20 },
-    price_tolerance: { type: 'float', min: 0, max: 0.5 },
-    h5_top_k: { type: 'int', min: 0, max: 5 },
-    h5_cold_start_max_words: { type: 'int', min: 5, max: 120 },
-    h5_score_threshold: { type: 'float', min: 0, max: 100 },
-  },
-  alfworld: {
-    ...MODULE_FLAGS,
-    action_similarity_threshold: { type: 'float', min: 0, max: 1 },
-    invalid_block_after: { type: 'int', min: 1, max: 10 },
-    h3_max_words: { type: 'int', min: 5, max: 80 },
-    h4_stall_window: { type: 'int', min: 2, max: 12 },
-    h4_soft_intervention_rounds: { type: 'int', min: 0, max: 8 },
-    h4_min_rounds_before_stall: { type: 'int', min: 1, max: 30 },
-    h4_post_put_grace: { type: 'int', min: 0, max: 12 },
-    h5_top_k: { type: 'int', min: 0, max: 5 },
-    h5_cold_start_max_words: { type: 'int', min: 5, max: 120 },
-    h5_step_hint_max_words: { type: 'int', min: 5, max: 80 },
-    h4_nothing_happens_window: { type: 'int', min: 2, max: 12 },
-    h4_nothing_happens_threshold: { type: 'int', min: 1, max: 10 },
-    h2_empty_turn_threshold: { type: 'int', min: 1, max: 8 },
-    h4_budget_warn_threshold: { type: 'int', min: 1, max: 30 },
-    h4_budget_force_threshold: { type: 'int', min: 1, max: 20 },
-    h4_budget_warn_threshold_multistep: { type: 'int', min: 1, max: 40 },
-  },
-  dbbench: {
-    ...MODULE_FLAGS,
-    h2_repeat_sql_block_after: { type: 'int', min: 1, max: 10 },
-    h4_stall_window: { type: 'int', min: 2, max: 12 },
-    h4_empty_threshold: { type: 'int', min: 1, max: 10 },
-    h4_budget_warn_threshold: { type: 'int', min: 1, max: 20 },
-    h4_budget_force_threshold: { type: 'int', min: 1, max: 20 },
-    h4_hint_max_words: { type: 'int', min: 5, max: 120 },
-    h5_top_k: { type: 'int', min: 0, max: 5 },
-    h5_cold_start_max_words: { type: 'int', min: 5, max: 120 },
-  },
-};
-
-/** `PROMPT_CONFIG_FIELDS`: the only settable targets. ALFWorld and DBBench have none. */
-export const PROMPT_CONFIG_FIELDS: Readonly<Record<Benchmark, readonly string[]>> = {
-  webshop: ['price_tolerance'],
-  alfworld: [],
-  dbbench: [],
-};
 
 const TARGET_ALIASES: Readonly<Record<string, string>> = { h2_enabled: 'h2', h3_enabled: 'h3', h4_enabled: 'h4', h5_enabled: 'h5' };
 const ID_RE = /^[a-zA-Z0-9_.:-]{1,80}$/;
@@ -128,7 +49,9 @@ function boundText(spec: ConfigFieldSpec, bound: number): string {
 
 /** `_normalize_set_config` with `_field_from_target`. */
 export function normalizeSetConfig(action: PyDict, ctx: LegacyContext): Step<SetConfigAction> {
-  const { bench, path } = ctx;
+  const { rules, path } = ctx;
+  const bench = rules.name;
+  const configFields = rules.legacy.configFields;
   const targetKey = pyTruthy(get(action, 'target')) ? 'target' : 'field';
   const target = pyStr(firstTruthy(action, 'target', 'field'));
   const targetPath = `${path}.${targetKey}`;
@@ -142,7 +65,7 @@ export function normalizeSetConfig(action: PyDict, ctx: LegacyContext): Step<Set
     }
   }
   field = TARGET_ALIASES[field] ?? field;
-  const spec = Object.hasOwn(CONFIG_FIELDS[bench], field) ? CONFIG_FIELDS[bench][field] : undefined;
+  const spec = Object.hasOwn(configFields, field) ? configFields[field] : undefined;
   if (spec === undefined) {
     return reject('unsupported_config_target', targetPath, `unsupported config target for ${bench}: ${pyRepr(target)}`);
   }
@@ -153,7 +76,7 @@ export function normalizeSetConfig(action: PyDict, ctx: LegacyContext): Step<Set
       `${pyRepr(field)} cannot be changed by a Harness-R1 patch; patches edit only the overlay substrate, not built-in harness modules`,
     );
   }
-  if (!PROMPT_CONFIG_FIELDS[bench].includes(field)) {
+  if (!rules.legacy.promptConfigFields.includes(field)) {
     return reject(
       'unexposed_config_target',
       targetPath,
@@ -195,9 +118,10 @@ export function normalizeSetConfig(action: PyDict, ctx: LegacyContext): Step<Set
 
 /** `_normalize_tool_hint`. */
 export function normalizeToolHint(action: PyDict, ctx: LegacyContext): Step<EditToolHintAction> {
-  const { bench, path } = ctx;
+  const { rules, path } = ctx;
+  const bench = rules.name;
   const tool = pyStrip(pyStr(firstTruthy(action, 'tool')));
-  if (!TOOLS[bench].includes(tool)) {
+  if (!rules.legacy.tools.includes(tool)) {
     return reject('unsupported_tool', `${path}.tool`, `unsupported tool for ${bench}: ${pyRepr(tool)}`);
   }
   const operationValue = get(action, 'operation');
@@ -259,29 +183,18 @@ export function normalizeSkill(action: PyDict, ctx: LegacyContext): Step<SkillAc
   });
 }
 
-function allowedTriggers(bench: Benchmark, kind: 'guard' | 'recovery'): readonly string[] {
-  if (kind === 'guard') return ['before_action'];
-  return bench === 'webshop' ? ['post_step', 'budget_check'] : ['post_step'];
-}
-
-function allowedEffectKinds(bench: Benchmark, kind: 'guard' | 'recovery'): readonly EffectKind[] {
-  if (kind === 'guard') return ['block_and_prompt', 'force_action', 'rewrite_action'];
-  if (bench === 'webshop' || bench === 'alfworld') return ['inject_hint', 'force_action'];
-  return EFFECT_KINDS;
-}
-
 /** `_normalize_rule` for add_guard_rule (`kind = 'guard'`) and add_recovery_rule. */
 export function normalizeRule(
   action: PyDict,
   kind: 'guard' | 'recovery',
   ctx: LegacyContext,
 ): Step<GuardRuleAction | RecoveryRuleAction> {
-  const { bench, path } = ctx;
+  const { rules, path } = ctx;
   const ruleId = normalizeId(action, 'rule_id', path);
   if (!ruleId.ok) return ruleId;
   const rawTrigger = get(action, 'trigger');
   const trigger = pyStrip(pyTruthy(rawTrigger) ? pyStr(rawTrigger) : kind === 'guard' ? 'before_action' : 'post_step');
-  if (!allowedTriggers(bench, kind).includes(trigger)) {
+  if (!rules.legacy.triggers[kind].includes(trigger)) {
     return reject('unsupported_trigger', `${path}.trigger`, `unsupported ${kind} trigger: ${pyRepr(trigger)}`);
   }
   const condition = normalizeCondition(get(action, 'condition'), 0, `${path}.condition`, ctx);
@@ -309,7 +222,8 @@ export function normalizeRule(
 
 /** `_normalize_effect`. */
 function normalizeEffect(effect: PyValue, ruleKind: 'guard' | 'recovery', ctx: LegacyContext): Step<RuleEffect> {
-  const { bench } = ctx;
+  const { rules } = ctx;
+  const bench = rules.name;
   const path = `${ctx.path}.effect`;
   if (!isPyDict(effect)) return reject('effect_not_object', path, 'rule.effect must be an object');
   const rawKind = get(effect, 'kind');
@@ -317,7 +231,7 @@ function normalizeEffect(effect: PyValue, ruleKind: 'guard' | 'recovery', ctx: L
   if (!(EFFECT_KINDS as readonly string[]).includes(kind)) {
     return reject('unsupported_effect_kind', `${path}.kind`, `unsupported effect kind: ${pyRepr(kind)}`);
   }
-  if (!allowedEffectKinds(bench, ruleKind).includes(kind as EffectKind)) {
+  if (!rules.legacy.effects[ruleKind].includes(kind as EffectKind)) {
     return reject(
       'effect_kind_not_allowed',
       `${path}.kind`,
@@ -333,7 +247,7 @@ function normalizeEffect(effect: PyValue, ruleKind: 'guard' | 'recovery', ctx: L
     const actionText = cleanText(get(effect, 'action', ''), 'effect.action', `${path}.action`);
     if (!actionText.ok) return actionText;
     out.action = actionText.value;
-    if (bench === 'alfworld' && namesAlfworldInstance(actionText.value)) {
+    if (rules.numberedInstances && namesNumberedInstanceAction(actionText.value)) {
       return reject(
         'alfworld_numbered_instance',
         `${path}.action`,

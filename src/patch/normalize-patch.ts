@@ -11,7 +11,6 @@ import {
   CODE_HOOK_NAMES,
   MAX_PATCH_ACTIONS,
   PATCH_SCHEMA_VERSION,
-  isBenchmark,
   type Benchmark,
   type CodeHookAction,
   type CodeHookName,
@@ -22,11 +21,14 @@ import {
 } from './patch-types.js';
 import { isPyDict, pyGet, type PyDict, type PyValue } from '../python/python-json.js';
 import { pyLen, pyLower, pyRepr, pyStr, pyStrip, pyTruthy } from '../python/python-text.js';
+import { compileRulesOf, type PatchRules, type PatchRulesLookup } from './patch-rules.js';
 import { accept, reject, type Step } from './rejection.js';
 
 export interface NormalizeOptions {
   /** The caller's benchmark. Used only when the patch has no (truthy) `benchmark` of its own. */
   bench?: Benchmark;
+  /** The benchmarks a patch may name, with the rules the validator applies to each. */
+  benchmarks: PatchRulesLookup;
   /** Compiles each add_code_hook for validation (`compile_hook`, §5.1). */
   compiler: HookCompiler;
   /** Receives notes about quirks that fired (`validatePatch` turns them into rejections under `strict`). */
@@ -40,7 +42,8 @@ export async function normalizePatch(raw: PyValue, options: NormalizeOptions): P
 
   const ownBenchmark = pyGet(raw, 'benchmark');
   const benchmark = pyLower(pyStr(pyTruthy(ownBenchmark) ? ownBenchmark : (options.bench ?? '')));
-  if (!isBenchmark(benchmark)) {
+  const rules = options.benchmarks(benchmark);
+  if (!rules) {
     return reject('unsupported_benchmark', 'benchmark', `unsupported benchmark: ${pyRepr(benchmark)}`);
   }
   if (pyTruthy(ownBenchmark) && options.bench !== undefined && options.bench !== benchmark) {
@@ -66,7 +69,7 @@ export async function normalizePatch(raw: PyValue, options: NormalizeOptions): P
 
   const normalized: PatchAction[] = [];
   for (const [idx, action] of actions.entries()) {
-    const result = await normalizeAction(benchmark, action, idx, options.compiler, notes);
+    const result = await normalizeAction(rules, action, idx, options.compiler, notes);
     if (!result.ok) return result;
     normalized.push(result.value);
   }
@@ -76,7 +79,7 @@ export async function normalizePatch(raw: PyValue, options: NormalizeOptions): P
 const ACTION_TYPE_SET = new Set<string>(ACTION_TYPES);
 
 async function normalizeAction(
-  bench: Benchmark,
+  rules: PatchRules,
   action: PyValue,
   idx: number,
   compiler: HookCompiler,
@@ -94,10 +97,10 @@ async function normalizeAction(
   if (typeof type !== 'string' || !ACTION_TYPE_SET.has(type)) {
     return reject('unsupported_action_type', `${path}.type`, `action ${idx} has unsupported type: ${pyRepr(type)}`);
   }
-  const ctx: LegacyContext = { bench, path, notes };
+  const ctx: LegacyContext = { rules, path, notes };
   switch (type) {
     case 'add_code_hook':
-      return normalizeCodeHook(bench, action, path, compiler);
+      return normalizeCodeHook(rules, action, path, compiler);
     case 'set_config':
       return normalizeSetConfig(action, ctx);
     case 'edit_tool_hint':
@@ -113,7 +116,7 @@ async function normalizeAction(
 
 /** `_normalize_code_hook`: hook name, non-empty code of at most 8000 code points, then compile. */
 async function normalizeCodeHook(
-  bench: Benchmark,
+  rules: PatchRules,
   action: PyDict,
   path: string,
   compiler: HookCompiler,
@@ -132,7 +135,7 @@ async function normalizeCodeHook(
   }
   let compiled: Awaited<ReturnType<HookCompiler>>;
   try {
-    compiled = await compiler(code, bench);
+    compiled = await compiler(code, compileRulesOf(rules));
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return reject('hook_compiler_error', `${path}.code`, `code hook failed sandbox validation: ${detail}`);

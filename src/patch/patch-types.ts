@@ -6,12 +6,8 @@ import type { JsonValue } from '../python/python-json.js';
 
 export const PATCH_SCHEMA_VERSION = 'harness-r1-patch-v1';
 
-export const BENCHMARKS = ['webshop', 'alfworld', 'dbbench'] as const;
-export type Benchmark = (typeof BENCHMARKS)[number];
-
-export function isBenchmark(value: string): value is Benchmark {
-  return (BENCHMARKS as readonly string[]).includes(value);
-}
+/** The name of a benchmark as patches carry it (`benchmark`); the registry knows which names exist. */
+export type Benchmark = string;
 
 /** Hook names, in the prompt's preferred order. */
 export const CODE_HOOK_NAMES = ['on_init', 'on_post_step', 'make_pre_hint', 'on_before_action'] as const;
@@ -119,7 +115,13 @@ export interface HarnessPatch {
  * Compiles one hook's Python source for validation (the sandbox's `compile_hook`, §5.1). `reason` is the
  * compiler's message, which becomes the rejection message verbatim.
  */
-export type HookCompiler = (source: string, benchmark: string) => Promise<{ ok: true } | { ok: false; reason: string }>;
+/** What the sandbox's compile step needs to know about the benchmark a hook is for. */
+export interface HookCompileRules {
+  /** String literals must not name numbered instances (`compile_hook(..., 'alfworld')` in the original). */
+  numberedInstances: boolean;
+}
+
+export type HookCompiler = (source: string, rules: HookCompileRules) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
 /** Where in the pipeline a patch was rejected. */
 export type RejectionStage = 'extract' | 'normalize' | 'code_hook_only' | 'runtime_noop' | 'strict';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
+import { BUILTIN_PATCH_RULES } from '../testing/builtin-patch-rules.js';
+import type { PatchRules } from './patch-rules.js';
+
+const rulesOf = (bench: string): PatchRules => BUILTIN_PATCH_RULES(bench)!;
+
 import { PATCH_SCHEMA_VERSION, type Benchmark, type HarnessPatch, type PatchAction } from './patch-types.js';
 import { findNeverEvaluatedRules, findRuntimeNoop, rejectRuntimeNoop } from './runtime-noop.js';
 
@@ -29,30 +34,30 @@ describe('findRuntimeNoop', () => {
     ['a DBBench skill', 'dbbench', skill, { field: 'actions[0].type', message: "action 0 'add_or_edit_skill' is not active in DBBench code-hook RL" }],
     ['a skill elsewhere', 'webshop', skill, undefined],
   ])('%s on %s', (_name, bench, action, finding) => {
-    expect(findRuntimeNoop(patch(action), bench)).toEqual(finding);
+    expect(findRuntimeNoop(patch(action), rulesOf(bench))).toEqual(finding);
   });
 
   it('reports the first such action, by its position', () => {
-    expect(findRuntimeNoop(patch(hook('on_init'), guard('before_action', 'inject_hint')), 'webshop')?.field).toBe('actions[1].effect.kind');
+    expect(findRuntimeNoop(patch(hook('on_init'), guard('before_action', 'inject_hint')), rulesOf('webshop'))?.field).toBe('actions[1].effect.kind');
   });
 
   it('rejects as a runtime no-op with the bare message, or passes the patch through', () => {
     const bad = patch(skill);
-    expect(rejectRuntimeNoop(bad, 'dbbench')).toEqual({
+    expect(rejectRuntimeNoop(bad, rulesOf('dbbench'))).toEqual({
       ok: false,
       rejection: { rule: 'runtime_noop', field: 'actions[0].type', message: "action 0 'add_or_edit_skill' is not active in DBBench code-hook RL", stage: 'runtime_noop', exception: null },
     });
-    expect(rejectRuntimeNoop(bad, 'webshop')).toEqual({ ok: true, value: bad });
+    expect(rejectRuntimeNoop(bad, rulesOf('webshop'))).toEqual({ ok: true, value: bad });
   });
 });
 
 describe('findNeverEvaluatedRules', () => {
   it('lists every DBBench guard and recovery rule, and elsewhere only the rules no runtime runs', () => {
-    expect(findNeverEvaluatedRules(patch(skill, guard('before_action', 'block_and_prompt'), recovery('post_step', 'inject_hint')), 'dbbench')).toEqual([
+    expect(findNeverEvaluatedRules(patch(skill, guard('before_action', 'block_and_prompt'), recovery('post_step', 'inject_hint')), rulesOf('dbbench'))).toEqual([
       { field: 'actions[1].type', message: 'action 1: the DBBench runtime never evaluates guard rules' },
       { field: 'actions[2].type', message: 'action 2: the DBBench runtime never evaluates recovery rules' },
     ]);
-    expect(findNeverEvaluatedRules(patch(hook('nope'), guard('before_action', 'block_and_prompt'), recovery('budget_check', 'inject_hint')), 'webshop')).toEqual([
+    expect(findNeverEvaluatedRules(patch(hook('nope'), guard('before_action', 'block_and_prompt'), recovery('budget_check', 'inject_hint')), rulesOf('webshop'))).toEqual([
       { field: 'actions[2].trigger', message: "action 2 recovery trigger 'budget_check' is not executed by WebShop overlay recovery" },
     ]);
   });

@@ -7,11 +7,10 @@
  * rules even to a patch whose own `benchmark` says otherwise (the benchmark-override quirk), which is
  * how DBBench-only recovery effect kinds get caught.
  */
-import { CODE_HOOK_NAMES, type Benchmark, type EffectKind, type HarnessPatch, type PatchAction } from './patch-types.js';
+import { CODE_HOOK_NAMES, type EffectKind, type HarnessPatch, type PatchAction } from './patch-types.js';
+import type { PatchRules } from './patch-rules.js';
 import { pyRepr } from '../python/python-text.js';
 import { reject, type Step } from './rejection.js';
-
-const DISPLAY: Readonly<Record<Benchmark, string>> = { webshop: 'WebShop', alfworld: 'ALFWorld', dbbench: 'DBBench' };
 
 const GUARD_EFFECTS: readonly EffectKind[] = ['block_and_prompt', 'force_action', 'rewrite_action'];
 const RECOVERY_EFFECTS: readonly EffectKind[] = ['inject_hint', 'force_action'];
@@ -21,11 +20,11 @@ const repr = (value: string | undefined): string => (value === undefined ? 'None
 type Finding = { field: string; message: string };
 
 /** Why the runtime of `runtimeBench` would never execute action `idx`, or `undefined`. */
-function checkAction(action: PatchAction, idx: number, runtimeBench: Benchmark): Finding | undefined {
+function checkAction(action: PatchAction, idx: number, runtime: PatchRules): Finding | undefined {
   const path = `actions[${idx}]`;
-  const name = DISPLAY[runtimeBench];
-  if (runtimeBench === 'dbbench' && action.type !== 'add_code_hook') {
-    return { field: `${path}.type`, message: `action ${idx} ${pyRepr(action.type)} is not active in DBBench code-hook RL` };
+  const name = runtime.title;
+  if (runtime.legacyRuntime === 'install_only' && action.type !== 'add_code_hook') {
+    return { field: `${path}.type`, message: `action ${idx} ${pyRepr(action.type)} is not active in ${name} code-hook RL` };
   }
   if (action.type === 'add_guard_rule') {
     // Normalization only produces before_action; kept because the original checks it.
@@ -62,7 +61,7 @@ function checkAction(action: PatchAction, idx: number, runtimeBench: Benchmark):
 }
 
 /** The first reason the runtime of `runtimeBench` would never execute an action, or `undefined`. */
-export function findRuntimeNoop(patch: HarnessPatch, runtimeBench: Benchmark): Finding | undefined {
+export function findRuntimeNoop(patch: HarnessPatch, runtimeBench: PatchRules): Finding | undefined {
   for (const [idx, action] of patch.actions.entries()) {
     const found = checkAction(action, idx, runtimeBench);
     if (found) return found;
@@ -71,7 +70,7 @@ export function findRuntimeNoop(patch: HarnessPatch, runtimeBench: Benchmark): F
 }
 
 /** `findRuntimeNoop` as a rejection (`runtime_noop_patch_treated_as_no_patch`). */
-export function rejectRuntimeNoop(patch: HarnessPatch, runtimeBench: Benchmark): Step<HarnessPatch> {
+export function rejectRuntimeNoop(patch: HarnessPatch, runtimeBench: PatchRules): Step<HarnessPatch> {
   const found = findRuntimeNoop(patch, runtimeBench);
   if (!found) return { ok: true, value: patch };
   return reject('runtime_noop', found.field, found.message, { stage: 'runtime_noop', exception: null });
@@ -83,13 +82,13 @@ export function rejectRuntimeNoop(patch: HarnessPatch, runtimeBench: Benchmark):
  * Unlike the no-op check this spares DBBench skills and tool hints, which do run. Reported as notes;
  * `strict` rejects them.
  */
-export function findNeverEvaluatedRules(patch: HarnessPatch, runtimeBench: Benchmark): Finding[] {
+export function findNeverEvaluatedRules(patch: HarnessPatch, runtimeBench: PatchRules): Finding[] {
   const found: Finding[] = [];
   for (const [idx, action] of patch.actions.entries()) {
     if (action.type !== 'add_guard_rule' && action.type !== 'add_recovery_rule') continue;
-    if (runtimeBench === 'dbbench') {
+    if (runtimeBench.legacyRuntime === 'install_only') {
       const kind = action.type === 'add_guard_rule' ? 'guard' : 'recovery';
-      found.push({ field: `actions[${idx}].type`, message: `action ${idx}: the DBBench runtime never evaluates ${kind} rules` });
+      found.push({ field: `actions[${idx}].type`, message: `action ${idx}: the ${runtimeBench.title} runtime never evaluates ${kind} rules` });
       continue;
     }
     const noop = checkAction(action, idx, runtimeBench);

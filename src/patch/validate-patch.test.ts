@@ -1,3 +1,4 @@
+import { BUILTIN_PATCH_RULES } from '../testing/builtin-patch-rules.js';
 import { describe, expect, it } from 'vitest';
 
 import type { Benchmark, HookCompiler, PatchVerdict } from './patch-types.js';
@@ -11,7 +12,7 @@ const HOOK = { type: 'add_code_hook', hook: 'on_init', code: 'def hook(ctx, nb):
 
 async function verdict(patch: unknown, options: Partial<ValidatePatchOptions> = {}): Promise<PatchVerdict> {
   const text = typeof patch === 'string' ? patch : JSON.stringify(patch);
-  return validatePatchText(text, { compiler: acceptAll, ...options });
+  return validatePatchText(text, { benchmarks: BUILTIN_PATCH_RULES, compiler: acceptAll, ...options });
 }
 
 async function reason(patch: unknown, options: Partial<ValidatePatchOptions> = {}): Promise<string> {
@@ -89,15 +90,16 @@ describe('add_code_hook', () => {
 
   it('passes each hook and the resolved benchmark to the compiler, in order, stopping at the first failure', async () => {
     const calls: string[] = [];
-    const compiler: HookCompiler = async (source, benchmark) => {
-      calls.push(`${benchmark}:${source}`);
+    const compiler: HookCompiler = async (source, rules) => {
+      calls.push(`${rules.numberedInstances ? 'numbered-instances' : 'plain'}:${source}`);
       return source === 'bad' ? { ok: false, reason: 'hook uses forbidden syntax: Import' } : { ok: true };
     };
     const v = await verdict(
       { benchmark: 'alfworld', actions: [{ ...HOOK, code: 'good' }, { ...HOOK, code: 'bad' }, { type: 'add_or_edit_skill', skill_id: 'x', text: '' }] },
       { compiler, bench: 'webshop' },
     );
-    expect(calls).toEqual(['alfworld:good', 'alfworld:bad']);
+    // The patch's own benchmark (alfworld) wins over the caller's: its compile rule applies.
+    expect(calls).toEqual(['numbered-instances:good', 'numbered-instances:bad']);
     expect(v).toMatchObject({ kind: 'invalid', rejection: { rule: 'hook_compile', field: 'actions[1].code', stage: 'normalize' } });
     expect(v.kind === 'invalid' && formatOriginalRepr(v.rejection)).toBe("PatchValidationError('hook uses forbidden syntax: Import')");
   });
@@ -287,29 +289,29 @@ describe('runtime no-op check', () => {
 
 describe('validatePatch and validateEngineerResponse', () => {
   it('accepts plain JS values (integral numbers count as ints)', async () => {
-    expect(await validatePatch({ benchmark: 'webshop', description: 1, actions: [HOOK] }, { compiler: acceptAll })).toMatchObject({
+    expect(await validatePatch({ benchmark: 'webshop', description: 1, actions: [HOOK] }, { benchmarks: BUILTIN_PATCH_RULES, compiler: acceptAll })).toMatchObject({
       patch: { description: '1' },
     });
   });
 
   it('throws ConfigError only for an unknown caller bench', async () => {
-    await expect(validatePatch({}, { compiler: acceptAll, bench: 'shop' as Benchmark })).rejects.toMatchObject({ code: 'config_error' });
+    await expect(validatePatch({}, { benchmarks: BUILTIN_PATCH_RULES, compiler: acceptAll, bench: 'shop' as Benchmark })).rejects.toMatchObject({ code: 'config_error' });
   });
 
   it('extracts with the protocol, then validates', async () => {
     const response = `plan\n</think>\n<patch>\n${JSON.stringify(base([HOOK]))}\n</patch>`;
-    expect(await validateEngineerResponse(response, { compiler: acceptAll, protocol: 'prefill_think_patch' })).toMatchObject({ kind: 'valid' });
-    expect(await validateEngineerResponse(response, { compiler: acceptAll, protocol: 'full_think_patch' })).toMatchObject({
+    expect(await validateEngineerResponse(response, { benchmarks: BUILTIN_PATCH_RULES, compiler: acceptAll, protocol: 'prefill_think_patch' })).toMatchObject({ kind: 'valid' });
+    expect(await validateEngineerResponse(response, { benchmarks: BUILTIN_PATCH_RULES, compiler: acceptAll, protocol: 'full_think_patch' })).toMatchObject({
       rejection: { rule: 'missing_think_block', stage: 'extract', field: 'response' },
     });
-    expect(await validateEngineerResponse(response, { compiler: acceptAll, protocol: 'yaml' })).toMatchObject({
+    expect(await validateEngineerResponse(response, { benchmarks: BUILTIN_PATCH_RULES, compiler: acceptAll, protocol: 'yaml' })).toMatchObject({
       rejection: { rule: 'unsupported_protocol', message: "unsupported response protocol: 'yaml'" },
     });
   });
 
   it('reconstruction (synthetic): YAML in a malformed tag fails as actions_empty, like DeepSeek seed20260720 ALFWorld', async () => {
     const response = '<think>Keep {"stage": "find_target"} in nb.</think>\n<>\nbenchmark: alfworld\nactions:\n  - type: add_code_hook\n</>';
-    const v = await validateEngineerResponse(response, { compiler: acceptAll, protocol: 'json_patch', bench: 'alfworld' });
+    const v = await validateEngineerResponse(response, { benchmarks: BUILTIN_PATCH_RULES, compiler: acceptAll, protocol: 'json_patch', bench: 'alfworld' });
     expect(v.kind === 'invalid' && formatOriginalRepr(v.rejection)).toBe("PatchValidationError('patch.actions must be a non-empty list')");
   });
 });

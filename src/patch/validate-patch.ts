@@ -9,9 +9,7 @@ import { ConfigError } from '../episode/errors.js';
 import { extractPatchJson, isResponseProtocol, RESPONSE_PROTOCOLS } from './extract-patch-json.js';
 import { normalizePatch, requireCodeHookOnly } from './normalize-patch.js';
 import {
-  BENCHMARKS,
   TOTAL_CODE_GUIDANCE_CHARS,
-  isBenchmark,
   type Benchmark,
   type HarnessPatch,
   type HookCompiler,
@@ -23,6 +21,7 @@ import { fromJsValue, isPyDict, type PyValue } from '../python/python-json.js';
 import { pyLen, pyRepr } from '../python/python-text.js';
 import { reject, type Step } from './rejection.js';
 import { findNeverEvaluatedRules, rejectRuntimeNoop } from './runtime-noop.js';
+import type { PatchRules, PatchRulesLookup } from './patch-rules.js';
 
 export interface ValidatePatchOptions {
   /**
@@ -30,6 +29,8 @@ export interface ValidatePatchOptions {
    * (quirk); this one is the fallback, and it selects the runtime no-op rules.
    */
   bench?: Benchmark;
+  /** The benchmarks a patch may name, with their validation rules (the registry's lookup). */
+  benchmarks: PatchRulesLookup;
   /** Compiles each add_code_hook (the sandbox's `compile_hook`). */
   compiler: HookCompiler;
   /** `require_code_hook_only_patch`: reject any legacy DSL action. */
@@ -53,9 +54,9 @@ const STRICT_RULES: Partial<Record<PatchNote['kind'], RejectionRule>> = {
   non_finite_number: 'non_finite_number',
 };
 
-function checkBench(bench: string | undefined): void {
-  if (bench !== undefined && !isBenchmark(bench)) {
-    throw new ConfigError({ message: `Unknown benchmark ${JSON.stringify(bench)}.`, field: 'bench', allowed: BENCHMARKS });
+function checkBench(bench: string | undefined, benchmarks: PatchRulesLookup): void {
+  if (bench !== undefined && !benchmarks(bench)) {
+    throw new ConfigError({ message: `Unknown benchmark ${JSON.stringify(bench)}.`, field: 'bench' });
   }
 }
 
@@ -65,10 +66,10 @@ function checkBench(bench: string | undefined): void {
  * `bench`; every rejection is a value.
  */
 export async function validatePatch(raw: unknown, options: ValidatePatchOptions): Promise<PatchVerdict> {
-  checkBench(options.bench);
+  checkBench(options.bench, options.benchmarks);
   const value: PyValue = isPyDict(raw) ? raw : fromJsValue(raw);
   const notes: PatchNote[] = [];
-  const normalized = await normalizePatch(value, { bench: options.bench, compiler: options.compiler, notes });
+  const normalized = await normalizePatch(value, { bench: options.bench, benchmarks: options.benchmarks, compiler: options.compiler, notes });
   const checked = normalized.ok ? runProtocolChecks(normalized.value, options, notes) : normalized;
   if (!checked.ok) return { kind: 'invalid', rejection: checked.rejection, notes };
   if (options.strict) {
@@ -87,7 +88,7 @@ function runProtocolChecks(patch: HarnessPatch, options: ValidatePatchOptions, n
     const codeOnly = requireCodeHookOnly(patch);
     if (!codeOnly.ok) return codeOnly;
   }
-  const runtimeBench = options.bench ?? patch.benchmark;
+  const runtimeBench = options.benchmarks(options.bench ?? patch.benchmark) as PatchRules;
   if (options.rejectRuntimeNoop) {
     const noop = rejectRuntimeNoop(patch, runtimeBench);
     if (!noop.ok) return noop;
@@ -97,7 +98,7 @@ function runProtocolChecks(patch: HarnessPatch, options: ValidatePatchOptions, n
 }
 
 /** Notes about a normalized patch: duplicate hooks, rules never evaluated, total code over guidance. */
-function collectPatchNotes(patch: HarnessPatch, runtimeBench: Benchmark): PatchNote[] {
+function collectPatchNotes(patch: HarnessPatch, runtimeBench: PatchRules): PatchNote[] {
   const notes: PatchNote[] = [];
   const seen = new Set<string>();
   let totalCode = 0;
@@ -133,7 +134,7 @@ export interface ValidateResponseOptions extends ValidatePatchOptions {
 
 /** Extracts the patch from an engineer response with `protocol`, then validates it. */
 export async function validateEngineerResponse(response: string, options: ValidateResponseOptions): Promise<PatchVerdict> {
-  checkBench(options.bench);
+  checkBench(options.bench, options.benchmarks);
   if (!isResponseProtocol(options.protocol)) {
     const rejection = reject('unsupported_protocol', 'protocol', `unsupported response protocol: ${pyRepr(options.protocol)}`, {
       stage: 'extract',

@@ -5,7 +5,7 @@
  * code point by code point against CPython 3.11; the only differences are characters assigned after
  * Unicode 14, which Node's newer tables know and Python 3.11's do not.
  */
-import { PY_WHITESPACE_CLASS_BODY } from '../python/python-text.js';
+import { PY_WHITESPACE_CLASS_BODY } from './python-text.js';
 
 /** Python `\w` for `str` (letters, all numerics, underscore). */
 export const PY_WORD = '[\\p{L}\\p{N}_]';

@@ -4,8 +4,8 @@
  * faithful port must not use JS `trim()` (it also strips U+FEFF and misses U+001C–U+001F, U+0085) or
  * `.length` (UTF-16 units).
  */
-import type { PyValue } from '../python/python-json.js';
-import { isPyDict } from '../python/python-json.js';
+import type { PyValue } from './python-json.js';
+import { isPyDict } from './python-json.js';
 
 /** Body of a regex character class with exactly the characters Python's `str.isspace()` accepts. */
 export const PY_WHITESPACE_CLASS_BODY =

@@ -2,7 +2,7 @@ import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
 import { InternalError } from '../episode/index.js';
-import type { RunArtifacts } from './load-run-artifacts.js';
+import type { RunArtifacts } from '../run-dir/read-run.js';
 import { describeProvenance } from './provenance.js';
 import { summarizeHookFirings } from './task-rows.js';
 

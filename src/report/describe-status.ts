@@ -1,4 +1,4 @@
-import type { EvalStatus } from '../evaluation/improve/eval-status.js';
+import type { EvalStatus } from '../episode/eval-status.js';
 
 const STATUS_TEXT: Record<EvalStatus, string> = {
   scored: 'valid patch, complete rerun, and at least one hook effect applied: the delta is the batch reward',

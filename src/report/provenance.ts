@@ -1,4 +1,4 @@
-import type { RunArtifacts } from './load-run-artifacts.js';
+import type { RunArtifacts } from '../run-dir/read-run.js';
 
 /**
  * Where a run's results came from. A report must say, wherever it shows results, when they come from the

@@ -1,7 +1,7 @@
 import type { EpisodeRecord } from '../episode/index.js';
 import { summarizeModelTurns, type ModelTurnHealth } from '../evaluation/model-turn-health.js';
 import { html, type SafeHtml } from './html.js';
-import type { RunArtifacts } from './load-run-artifacts.js';
+import type { RunArtifacts } from '../run-dir/read-run.js';
 
 /**
  * Every episode a run's artifacts hold: a plain run's records, or an improve run's baseline and each

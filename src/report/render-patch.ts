@@ -2,7 +2,7 @@ import type { PatchAction, PatchNote, PatchVerdict } from '../patch/index.js';
 import { describeStatus } from './describe-status.js';
 import { formatPoints, formatSigned } from './format-numbers.js';
 import { html, slug, truncateText, type SafeHtml } from './html.js';
-import type { BatchArtifacts } from './load-run-artifacts.js';
+import type { BatchArtifacts } from '../run-dir/read-run.js';
 
 /** The engineer's raw text and prompt can be long; the full files stay in the batch directory. */
 const RAW_TEXT_CHARS = 20_000;

@@ -6,7 +6,7 @@ import type { ImproveSummary } from '../evaluation/improve/improve-run.js';
 import type { HarnessPatch } from '../patch/index.js';
 import type { RunManifest } from '../store/run-manifest.js';
 import { renderReportCharts, type ReportChart } from './charts.js';
-import type { BatchArtifacts, RunArtifacts, StoredRun } from './load-run-artifacts.js';
+import type { BatchArtifacts, RunArtifacts, StoredRun } from '../run-dir/read-run.js';
 import { renderReport } from './render-report.js';
 
 /** Everything an artifact can carry that a browser could mistake for markup. */
@@ -112,7 +112,7 @@ function improveArtifacts(simulated: boolean, symbolic: boolean): RunArtifacts {
     notes: [],
   };
   const batches: BatchArtifacts[] = [
-    { tag: 'batch_000', result: scored, metadata: null, engineer: { status: 'ok', proposal: { kind: 'patch', patch: PATCH } }, prompt: null, rawResponse: null, verdict: { kind: 'valid', patch: PATCH, notes: [] }, patch: PATCH, rerun },
+    { tag: 'batch_000', result: scored, metadata: null, engineer: { status: 'ok', proposal: { kind: 'patch', patch: PATCH } }, prompt: null, packet: null, rawResponse: null, verdict: { kind: 'valid', patch: PATCH, notes: [] }, patch: PATCH, rerun },
     {
       tag: 'batch_001',
       result: invalid,
@@ -120,6 +120,7 @@ function improveArtifacts(simulated: boolean, symbolic: boolean): RunArtifacts {
       engineer: { status: 'ok', proposal: { kind: 'response', text: HOSTILE, protocol: 'json_patch' } },
       prompt: [{ role: 'user', content: `prompt ${HOSTILE}` }],
       rawResponse: `raw ${HOSTILE}`,
+      packet: null,
       verdict: { kind: 'invalid', rejection: { rule: 'hook_compile', stage: 'normalize', field: 'actions[0].code', message: `hook uses forbidden syntax: ${HOSTILE}`, exception: 'PatchValidationError' }, notes: [] },
       patch: null,
       rerun: null,

@@ -7,7 +7,7 @@ import type { ReportChart } from './charts.js';
 import { describeStatus } from './describe-status.js';
 import { formatPassCount, formatPercent, formatPoints, formatReward, formatSigned } from './format-numbers.js';
 import { html, slug, trustedHtml, type HtmlValue, type SafeHtml } from './html.js';
-import type { RunArtifacts } from './load-run-artifacts.js';
+import type { RunArtifacts } from '../run-dir/read-run.js';
 import { describeProvenance, type Provenance } from './provenance.js';
 import { REPORT_CSP, REPORT_CSS, REPORT_SCRIPT } from './report-assets.js';
 import { renderEpisode, renderHookFirings } from './render-episode.js';

@@ -1,6 +1,6 @@
 import { isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
 import { familyOf } from '../evaluation/summarize-families.js';
-import type { BatchArtifacts, RunArtifacts } from './load-run-artifacts.js';
+import type { BatchArtifacts, RunArtifacts } from '../run-dir/read-run.js';
 
 /** What happened to one task between the baseline and the patched rerun. */
 export type TaskChange =

@@ -1,8 +1,8 @@
 import path from 'node:path';
 
-import { writeArtifact } from '../evaluation/improve/artifact-files.js';
+import { writeArtifact } from '../run-dir/artifact-file.js';
 import { renderReportCharts } from './charts.js';
-import { loadRunArtifacts, type RunArtifacts } from './load-run-artifacts.js';
+import { loadRunArtifacts, type RunArtifacts } from '../run-dir/read-run.js';
 import { renderReport } from './render-report.js';
 
 /** Where a run's report goes unless told otherwise. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { HookTraceEntry } from '../episode/index.js';
 import type { BeforeActionEffect, InitEffect, PostStepEffect } from '../hooks/hook-effects.js';
-import { foldGuards, foldInit, foldPostStep, type FiredEffect } from './call-hooks.js';
+import { foldGuards, foldInit, foldPostStep, settle, type FiredEffect } from './call-hooks.js';
 
 function fired<H extends 'on_before_action' | 'on_post_step'>(hook: H, effects: (H extends 'on_before_action' ? BeforeActionEffect : PostStepEffect)[]): FiredEffect<H>[] {
   return effects.map((effect, hookIndex) => {
@@ -20,14 +20,26 @@ describe('folding hook effects of an action loop', () => {
       { kind: 'block_and_prompt', message: 'second' },
     ]);
     const decision = foldGuards(effects, 'orig', (a) => `<${a}>`);
-    expect(decision).toEqual({ block: 'stop', action: '<A>', notes: ['rewritten'] });
+    expect(decision).toEqual({ block: 'stop', action: '<A>', notes: ['rewritten'], dispositions: ['applied', 'applied', 'ignored', 'ignored'] });
+    // The fold is pure: the trace changes only when the caller settles it.
+    expect(effects.map((e) => e.trace.disposition)).toEqual(['applied', 'applied', 'applied', 'applied']);
+    settle(effects, decision.dispositions);
     expect(effects.map((e) => e.trace.disposition)).toEqual(['applied', 'applied', 'ignored', 'ignored']);
   });
 
+  it('guards of a benchmark that honours no rewrite (DBBench): the first block wins, rewrites and forces are ignored', () => {
+    const effects = fired('on_before_action', [
+      { kind: 'rewrite_action', action: 'A', message: 'rewritten' },
+      { kind: 'block_and_prompt', message: 'stop' },
+      { kind: 'block_and_prompt', message: 'second' },
+    ]);
+    expect(foldGuards(effects, 'orig')).toEqual({ block: 'stop', action: 'orig', notes: [], dispositions: ['ignored', 'applied', 'ignored'] });
+  });
+
   it('guards: without effects the agent action stands; the last rewrite wins', () => {
-    expect(foldGuards([], 'orig', (a) => a)).toEqual({ action: 'orig', notes: [] });
+    expect(foldGuards([], 'orig', (a) => a)).toEqual({ action: 'orig', notes: [], dispositions: [] });
     const effects = fired('on_before_action', [{ kind: 'rewrite_action', action: 'A' }, { kind: 'force_action', action: 'B', message: 'm' }]);
-    expect(foldGuards(effects, 'orig', (a) => a.toLowerCase())).toEqual({ action: 'b', notes: ['m'] });
+    expect(foldGuards(effects, 'orig', (a) => a.toLowerCase())).toEqual({ action: 'b', notes: ['m'], dispositions: ['applied', 'applied'] });
   });
 
   it('post-step: hints and force messages in order, the last force for the next step', () => {
@@ -36,8 +48,10 @@ describe('folding hook effects of an action loop', () => {
       { kind: 'force_action', action: 'X' },
       { kind: 'force_action', action: 'Y', message: 'forced' },
     ]);
-    expect(foldPostStep(effects, (a) => `click[${a}]`)).toEqual({ forced: 'click[Y]', messages: ['h1', 'forced'] });
-    expect(foldPostStep([], (a) => a)).toEqual({ messages: [] });
+    expect(foldPostStep(effects, (a) => `click[${a}]`)).toEqual({ forced: 'click[Y]', messages: ['h1', 'forced'], dispositions: ['applied', 'applied', 'applied'] });
+    expect(foldPostStep([], (a) => a)).toEqual({ messages: [], dispositions: [] });
+    // A benchmark that honours no force (DBBench) keeps the hints and ignores forces, their messages too.
+    expect(foldPostStep(effects)).toEqual({ messages: ['h1'], dispositions: ['applied', 'ignored', 'ignored'] });
   });
 
   it('init: every skill and every tool hint, in patch order', () => {

@@ -68,6 +68,9 @@ export function foldInit(fired: readonly FiredEffect<'on_init'>[]): { skills: st
   return init;
 }
 
+/** What the runtime did with one fired effect: it was applied, or the benchmark does not honour it here. */
+export type Disposition = 'applied' | 'ignored';
+
 /** What the on_before_action effects of one step decided. */
 export interface GuardDecision {
   /** The first block's message; the step is not executed. */
@@ -76,37 +79,62 @@ export interface GuardDecision {
   action: string;
   /** Messages of the rewrites/forces that were applied, in order. */
   notes: string[];
+  /** One per fired effect, in order: the caller records them with `settle`. */
+  dispositions: Disposition[];
 }
 
 /**
- * Folds the on_before_action effects of an action loop (ALFWorld, WebShop; protocol.md §4.5): the first
- * block wins and every later effect is traced as ignored; a rewrite or force before it replaces the action
- * (`replace` applies the benchmark's own normalization) and contributes its message to `notes`.
+ * The one rule that folds the on_before_action effects of a step (protocol.md §4.5): the first block wins
+ * and every later effect is ignored; a rewrite or force before it replaces the action, normalized by
+ * `replace`, and contributes its message to `notes` — unless the benchmark honours no rewrite (`replace`
+ * absent, DBBench), when rewrites and forces are ignored.
  */
-export function foldGuards(fired: readonly FiredEffect<'on_before_action'>[], action: string, replace: (effectAction: string) => string): GuardDecision {
-  const decision: GuardDecision = { action, notes: [] };
-  for (const { effect, trace } of fired) {
+export function foldGuards(fired: readonly FiredEffect<'on_before_action'>[], action: string, replace?: (effectAction: string) => string): GuardDecision {
+  const decision: GuardDecision = { action, notes: [], dispositions: [] };
+  for (const { effect } of fired) {
     if (decision.block !== undefined) {
-      trace.disposition = 'ignored';
+      decision.dispositions.push('ignored');
     } else if (effect.kind === 'block_and_prompt') {
       decision.block = effect.message;
+      decision.dispositions.push('applied');
+    } else if (replace === undefined) {
+      decision.dispositions.push('ignored');
     } else {
       decision.action = replace(effect.action);
       if (effect.message) decision.notes.push(effect.message);
+      decision.dispositions.push('applied');
     }
   }
   return decision;
 }
 
 /**
- * Folds the on_post_step effects of an action loop: every message (hints, and the optional message of a
- * force) in order, and the last forced action, normalized by `force`, for the next step.
+ * Folds the on_post_step effects of a step: hints always; a force (the last one wins), normalized by `force`,
+ * with its optional message — unless the benchmark honours no force (`force` absent, DBBench), when forces
+ * are ignored, message and all.
  */
-export function foldPostStep(fired: readonly FiredEffect<'on_post_step'>[], force: (effectAction: string) => string): { forced?: string; messages: string[] } {
-  const out: { forced?: string; messages: string[] } = { messages: [] };
+export function foldPostStep(
+  fired: readonly FiredEffect<'on_post_step'>[],
+  force?: (effectAction: string) => string,
+): { forced?: string; messages: string[]; dispositions: Disposition[] } {
+  const out: { forced?: string; messages: string[]; dispositions: Disposition[] } = { messages: [], dispositions: [] };
   for (const { effect } of fired) {
-    if (effect.kind === 'force_action') out.forced = force(effect.action);
+    if (effect.kind === 'force_action') {
+      if (force === undefined) {
+        out.dispositions.push('ignored');
+        continue;
+      }
+      out.forced = force(effect.action);
+    }
     if (effect.message) out.messages.push(effect.message);
+    out.dispositions.push('applied');
   }
   return out;
+}
+
+/** Records what a fold decided in the hook trace. */
+export function settle(fired: readonly FiredEffect<HookName>[], dispositions: readonly Disposition[]): void {
+  fired.forEach(({ trace }, i) => {
+    trace.disposition = dispositions[i] ?? trace.disposition;
+  });
 }

@@ -1,8 +1,17 @@
 import type { ChatMessage, HookName, HookTraceEntry, Outcome, StepRecord, ToolCall } from '../episode/index.js';
-import type { EnvironmentEpisode, ParsedCall } from '../environments/environment.js';
+import type { ParsedCall } from '../environments/environment.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest, ChatResponse, ResponseLimitHit } from '../models/chat-model.js';
 import { callHooks, type FiredEffect } from './call-hooks.js';
+import type { EpisodeBase } from '../environments/environment.js';
+
+/** An episode that reads raw tool calls itself. */
+export interface CallParser {
+  parseCall(call: ToolCall): ParsedCall | undefined;
+}
+
+/** Sampling options a loop sends with every model call. */
+export type LoopRequest = Pick<ChatRequest, 'temperature' | 'maxTokens' | 'toolChoice' | 'parallelToolCalls'>;
 
 /** How an episode ended, before it becomes a record. */
 export interface Ending {
@@ -56,7 +65,7 @@ async function tagged<T>(source: InfraError['source'], fn: () => Promise<T>): Pr
  * What a benchmark loop works with. Every call that can fail for infrastructure reasons goes through here,
  * so a failure ends the episode as model_error, env_error or hook_fault rather than as a target failure.
  */
-export class LoopContext<E extends EnvironmentEpisode = EnvironmentEpisode> {
+export class LoopContext<E extends EpisodeBase = EpisodeBase> {
   readonly state = new EpisodeState();
   /** Calls whose arguments the model client cut (`max_tool_args_chars`): never parsed, never executed. */
   private readonly cutCalls = new WeakSet<ToolCall>();
@@ -65,7 +74,7 @@ export class LoopContext<E extends EnvironmentEpisode = EnvironmentEpisode> {
     readonly model: ChatModel,
     readonly episode: E,
     readonly hooks: EpisodeHooks,
-    private readonly request: Pick<ChatRequest, 'temperature' | 'maxTokens' | 'toolChoice' | 'parallelToolCalls'> = {},
+    private readonly request: LoopRequest = {},
     private readonly signal?: AbortSignal,
   ) {}
 
@@ -105,8 +114,13 @@ export class LoopContext<E extends EnvironmentEpisode = EnvironmentEpisode> {
    * The episode's reading of a tool call, except that a call the client cut for its size is invalid
    * arguments whatever the environment's parser would make of its head: it is answered, never executed.
    */
-  parseCall(call: ToolCall): ParsedCall | undefined {
+  parseCall(this: LoopContext<EpisodeBase & CallParser>, call: ToolCall): ParsedCall | undefined {
     return this.cutCalls.has(call) ? undefined : this.episode.parseCall(call);
+  }
+
+  /** Whether the client cut this call's arguments for their size (a loop with its own parser must not execute it). */
+  isCutCall(call: ToolCall): boolean {
+    return this.cutCalls.has(call);
   }
 
   /** Runs an environment operation; a thrown error is an environment failure. */

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { resolveDataDir } from '../config/data-dir.js';
-import { createDbBenchEnvironment } from '../environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../environments/dbbench/sqlite-backend.js';
 import { createNativeHookProvider, NO_HOOKS } from '../hooks/native-hooks.js';
 import { createScriptedModel } from '../models/scripted-model.js';
 import { runEpisode } from './run-episode.js';
 
 const dataDir = resolveDataDir();
-const env = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
+const env = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
 afterAll(() => env.close());
 
 // dev #0 asks about the US ambassadors to Colombia; its label ('March 19, 1998') is graded, whatever SQL ran.
@@ -61,7 +61,7 @@ describe('runEpisode on DBBench', () => {
   });
 
   it('ends at the round limit without a final answer', async () => {
-    const small = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), maxRounds: 2 });
+    const small = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), maxRounds: 2 });
     const model = createScriptedModel([{ content: 'hmm' }, { content: 'hmm' }]);
     const { record } = await runEpisode({ model, episode: await small.openEpisode(0), hooks: await NO_HOOKS.openEpisode() });
     await small.close();

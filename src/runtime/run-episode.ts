@@ -1,21 +1,16 @@
 import type { EpisodeRecord } from '../episode/index.js';
 import { EPISODE_RECORD_VERSION } from '../episode/index.js';
-import type { EnvironmentEpisode } from '../environments/environment.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
-import type { ChatModel, ChatRequest } from '../models/chat-model.js';
-import { InfraError, LoopContext, errorText, outcomeOfInfraError, type Ending } from './episode-loop.js';
-import { playAlfworld } from './loops/alfworld-loop.js';
-import { playAlfworldText } from './loops/alfworld-text-loop.js';
-import { playDbBench } from './loops/dbbench-loop.js';
-import { playWebShop } from './loops/webshop-loop.js';
-import { playWebShopText } from './loops/webshop-text-loop.js';
+import type { ChatModel } from '../models/chat-model.js';
+import type { PlayableEpisode } from './environment.js';
+import { InfraError, errorText, outcomeOfInfraError, type Ending, type LoopRequest } from './episode-loop.js';
 
 export interface RunEpisodeOptions {
   model: ChatModel;
-  episode: EnvironmentEpisode;
+  episode: PlayableEpisode;
   hooks: EpisodeHooks;
   /** Sampling options sent with every model call (temperature 0 by default, as the reference). */
-  request?: Pick<ChatRequest, 'temperature' | 'maxTokens' | 'toolChoice' | 'parallelToolCalls'>;
+  request?: LoopRequest;
   signal?: AbortSignal;
   /** Which play of the task this is in its run (1 by default); stored in the record. */
   attempt?: number;
@@ -27,15 +22,6 @@ export interface RunEpisodeResult {
   timing: { modelMs: number[]; totalMs: number };
 }
 
-/** The benchmark loops, by the loop an environment's effect rules name. */
-const LOOPS: Record<EnvironmentEpisode['rules']['loop'], (loop: LoopContext) => Promise<Ending>> = {
-  dbbench: playDbBench,
-  webshop: playWebShop,
-  alfworld: playAlfworld,
-  'alfworld-text': playAlfworldText,
-  'webshop-text': playWebShopText,
-};
-
 /**
  * Plays one task with its benchmark's loop and returns the record. Expected failures end as an Outcome;
  * the only errors caught here are infrastructure failures (model, environment, hook machinery), which
@@ -44,17 +30,22 @@ const LOOPS: Record<EnvironmentEpisode['rules']['loop'], (loop: LoopContext) => 
 export async function runEpisode(options: RunEpisodeOptions): Promise<RunEpisodeResult> {
   const started = performance.now();
   const { episode, hooks } = options;
-  const loop = new LoopContext(options.model, episode, hooks, options.request, options.signal);
+  const { context, ending: playing } = episode.start({
+    model: options.model,
+    hooks,
+    ...(options.request ? { request: options.request } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   let ending: Ending;
   try {
-    ending = await LOOPS[episode.rules.loop](loop);
+    ending = await playing;
   } catch (error) {
     if (!(error instanceof InfraError)) throw error;
     ending = { outcome: outcomeOfInfraError(error), reward: 0, detail: { error: errorText(error) } };
   } finally {
     await Promise.allSettled([hooks.close(), episode.close()]);
   }
-  const s = loop.state;
+  const s = context.state;
   const record: EpisodeRecord = {
     schemaVersion: EPISODE_RECORD_VERSION,
     task: episode.task,

@@ -21,7 +21,7 @@ const BURN = [
 const FINISHED = { message: String(400 * ((20000 * 19999) / 2)) };
 
 async function callBurn(pool: SandboxPool): Promise<HookCallResult | undefined> {
-  const provider = await createPythonHookProvider(pool, [{ hook: 'make_pre_hint', code: BURN }], { benchmark: 'dbbench' });
+  const provider = await createPythonHookProvider(pool, [{ hook: 'make_pre_hint', code: BURN }], { rules: { numberedInstances: false } });
   const episode = await provider.openEpisode();
   try {
     return (await episode.call('make_pre_hint', {}))[0];

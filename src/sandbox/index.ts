@@ -1,4 +1,4 @@
-export { compileHook, type CompileHookResult } from './compile-hook.js';
+export { compileHook, type CompileHookResult, type CompileRules } from './compile-hook.js';
 export {
   createPythonHookProvider,
   type DroppedHook,

@@ -48,7 +48,7 @@ describe('createPythonHookProvider: install', () => {
         { hook: 'make_pre_hint', code: py('def hook(ctx, nb):', '    return {"message": "second"}') },
         { hook: 'not_a_hook' as never, code: py('def hook(ctx, nb):', '    return None') },
       ],
-      { benchmark: 'alfworld' },
+      { rules: { numberedInstances: true } },
     );
     expect(provider.dropped).toEqual([
       { position: 1, hook: 'make_pre_hint', reason: 'hook uses forbidden syntax: Import' },

@@ -1,6 +1,6 @@
 import { isHookName, type HookName } from '../episode/index.js';
 import type { EpisodeHooks, HookCallResult, HookProvider } from '../hooks/hook-provider.js';
-import { compileHook } from './compile-hook.js';
+import { compileHook, originalBenchmarkArgument, type CompileRules } from './compile-hook.js';
 import type { SandboxEpisode, SandboxPool } from './worker-pool.js';
 
 export interface PythonHookSource {
@@ -9,8 +9,8 @@ export interface PythonHookSource {
 }
 
 export interface PythonHookProviderOptions {
-  /** Benchmark the hooks are validated for (`alfworld` turns on the numbered-instance literal rule). */
-  benchmark?: string;
+  /** The compile rules of the benchmark the hooks are for (ALFWorld's numbered-instance literal rule). */
+  rules?: CompileRules;
   label?: string;
 }
 
@@ -60,13 +60,13 @@ export async function createPythonHookProvider(
   hooks: readonly PythonHookSource[],
   options: PythonHookProviderOptions = {},
 ): Promise<PythonHookProvider> {
-  const benchmark = options.benchmark?.toLowerCase();
+  const benchmark = originalBenchmarkArgument(options.rules);
   const installed: InstalledHook[] = [];
   const dropped: DroppedHook[] = [];
   const sources: string[] = [];
   const byName = new Map<HookName, number[]>();
   let pythonVersion = pool.info().pythonVersion ?? 'unknown';
-  const verdicts = await Promise.all(hooks.map((entry) => (isHookName(entry.hook) ? compileHook(pool, entry.code, benchmark) : undefined)));
+  const verdicts = await Promise.all(hooks.map((entry) => (isHookName(entry.hook) ? compileHook(pool, entry.code, options.rules) : undefined)));
   for (const [position, entry] of hooks.entries()) {
     const verdict = verdicts[position];
     if (verdict === undefined || !isHookName(entry.hook)) {

@@ -51,7 +51,7 @@ describe('harness-r1 run (real CLI process, simulated target over HTTP, SQLite)'
     [['run', '--bench', 'dbbench', '--target', 'nonsense'], /target/i],
     [['run', '--bench', 'dbbench', '--target', 'sim:dbbench', '--concurrency', '0'], /--concurrency must be an integer/],
     [['run', '--bench', 'dbbench', '--target', 'sim:dbbench', '--resume'], /--resume needs --run-dir/],
-    [['run', '--target', 'sim:dbbench'], /required option '--bench <bench>' not specified/],
+    [['run', '--target', 'sim:dbbench'], /--bench is required/],
     [['frobnicate'], /unknown command 'frobnicate'/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     const r = await runCli(args);

@@ -4,9 +4,10 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { loadRunPatch } from '../../src/cli/load-run-patch.js';
-import { openEnvironment } from '../../src/cli/resolve-environment.js';
-import { resolveTarget, type ResolvedTarget } from '../../src/cli/resolve-target.js';
+import { TEST_REGISTRY } from '../../src/testing/sim-baseline.fixture.js';
+
+import { loadRunPatch } from '../../src/app/load-run-patch.js';
+import { resolveTarget, type ResolvedTarget } from '../../src/app/resolve-target.js';
 import { resolveDataDir } from '../../src/config/data-dir.js';
 import { runBatch } from '../../src/evaluation/run-batch.js';
 import { summarizeRun } from '../../src/evaluation/summarize-run.js';
@@ -40,7 +41,7 @@ beforeAll(async () => {
   // A semantic check, not a timing one: a generous hook budget keeps a loaded machine from turning a slow
   // scheduler into a "timeout" fault. The 50 ms budget itself is tested in src/sandbox and sandbox-hostile.
   pool = createSandboxPool({ size: 2, hookTimeoutMs: 1000 });
-  for (const bench of ['alfworld', 'webshop']) targets.set(bench, await resolveTarget(`sim:${bench}?seed=1`, { dataDir }));
+  for (const bench of ['alfworld', 'webshop']) targets.set(bench, await resolveTarget(`sim:${bench}?seed=1`, { dataDir, registry: TEST_REGISTRY }));
 });
 afterAll(async () => {
   for (const t of targets.values()) await t.close();
@@ -55,9 +56,10 @@ describe('the original ALFWorld and WebShop patches run with the simulated targe
   });
 
   it.each(cases)('%s %s: no sandbox fault from our side', async (bench, _name, file) => {
-    const patch = await loadRunPatch(file, bench, pool);
+    const definition = TEST_REGISTRY.get(bench);
+    const patch = await loadRunPatch(file, definition, TEST_REGISTRY.patchRules(), pool);
     expect(patch.hooks.dropped).toEqual([]);
-    const { environment } = await openEnvironment({ bench, dataDir, split: 'dev' });
+    const { environment } = await definition.open({ dataDir, split: 'dev', protocol: 'fc', options: {}, patch: patch.patch });
     const tasks = Array.from({ length: bench === 'alfworld' ? 20 : 30 }, (_, i) => i);
     const dir = mkdtempSync(path.join(tmpdir(), 'harness-corpus-'));
     dirs.push(dir);

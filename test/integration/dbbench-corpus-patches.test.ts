@@ -2,12 +2,15 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { dbBenchOverlayOf } from '../../src/benchmarks/dbbench/overlay-of-patch.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { loadRunPatch } from '../../src/cli/load-run-patch.js';
-import { resolveTarget, type ResolvedTarget } from '../../src/cli/resolve-target.js';
+import { TEST_REGISTRY } from '../../src/testing/sim-baseline.fixture.js';
+
+import { loadRunPatch } from '../../src/app/load-run-patch.js';
+import { resolveTarget, type ResolvedTarget } from '../../src/app/resolve-target.js';
 import { resolveDataDir } from '../../src/config/data-dir.js';
-import { createDbBenchEnvironment } from '../../src/environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';
 import { runBatch } from '../../src/evaluation/run-batch.js';
 import { summarizeRun } from '../../src/evaluation/summarize-run.js';
@@ -39,7 +42,7 @@ beforeAll(async () => {
   // A semantic check, not a timing one: a generous hook budget keeps a loaded machine from turning a slow
   // scheduler into a "timeout" fault. The 50 ms budget itself is tested in src/sandbox and sandbox-hostile.
   pool = createSandboxPool({ size: 2, hookTimeoutMs: 1000 });
-  target = await resolveTarget('sim:dbbench?seed=1', { dataDir });
+  target = await resolveTarget('sim:dbbench?seed=1', { dataDir, registry: TEST_REGISTRY });
 });
 afterAll(async () => {
   await target.close();
@@ -53,9 +56,9 @@ describe('the original DBBench patches run over dev with the simulated target', 
   });
 
   it.each(patches.map((p) => [path.relative(corpusRoot, p), p]))('%s: hooks fire, no sandbox fault from our side', async (_name, file) => {
-    const patch = await loadRunPatch(file, 'dbbench', pool);
+    const patch = await loadRunPatch(file, TEST_REGISTRY.get('dbbench'), TEST_REGISTRY.patchRules(), pool);
     expect(patch.hooks.dropped).toEqual([]);
-    const environment = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), overlay: patch.overlay });
+    const environment = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), overlay: dbBenchOverlayOf(patch.patch) });
     const dir = mkdtempSync(path.join(tmpdir(), 'harness-corpus-'));
     dirs.push(dir);
     const tasks = Array.from({ length: 60 }, (_, i) => i);

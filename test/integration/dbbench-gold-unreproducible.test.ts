@@ -5,11 +5,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { renderRunSummary } from '../../src/cli/render-summary.js';
-import { resolveTarget } from '../../src/cli/resolve-target.js';
+import { resolveTarget } from '../../src/app/resolve-target.js';
+import { TEST_REGISTRY } from '../../src/testing/sim-baseline.fixture.js';
 import { resolveDataDir } from '../../src/config/data-dir.js';
 import type { EpisodeRecord } from '../../src/episode/index.js';
 import type { DbBackend } from '../../src/environments/dbbench/backend.js';
-import { createDbBenchEnvironment } from '../../src/environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { loadDbBenchSplit } from '../../src/environments/dbbench/load-tasks.js';
 import { createMariaDbBackend } from '../../src/environments/dbbench/mariadb-backend.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';
@@ -38,8 +39,8 @@ const TASKS = [225, ...MUTATIONS, QUERY];
 async function play(backend: DbBackend): Promise<EpisodeRecord[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'harness-gold-flag-'));
   dirs.push(dir);
-  const target = await resolveTarget(SPEC, { dataDir });
-  const environment = createDbBenchEnvironment({ dataDir, split: 'standard', backend });
+  const target = await resolveTarget(SPEC, { dataDir, registry: TEST_REGISTRY });
+  const environment = dbBenchEnvironment({ dataDir, split: 'standard', backend });
   const store = RunStore.create(dir, {
     schemaVersion: RUN_MANIFEST_VERSION, runId: 'gold-flag', createdAt: '', bench: 'dbbench', split: 'standard', taskIndices: TASKS,
     target: { spec: SPEC, label: target.model.label, simulated: true }, patch: null, options: {},

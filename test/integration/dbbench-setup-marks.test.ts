@@ -4,10 +4,11 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { resolveTarget } from '../../src/cli/resolve-target.js';
+import { resolveTarget } from '../../src/app/resolve-target.js';
+import { TEST_REGISTRY } from '../../src/testing/sim-baseline.fixture.js';
 import { resolveDataDir } from '../../src/config/data-dir.js';
 import type { DbBackend } from '../../src/environments/dbbench/backend.js';
-import { createDbBenchEnvironment } from '../../src/environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { createMariaDbBackend } from '../../src/environments/dbbench/mariadb-backend.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';
 import { runBatch } from '../../src/evaluation/run-batch.js';
@@ -40,8 +41,8 @@ async function marks(split: string, backend: DbBackend): Promise<Record<number, 
   const tasks = [...Object.keys(SETUP_ERRORS[split]!).map(Number), 0];
   const dir = mkdtempSync(path.join(tmpdir(), 'harness-setup-marks-'));
   dirs.push(dir);
-  const target = await resolveTarget('sim:dbbench?seed=1', { dataDir });
-  const environment = createDbBenchEnvironment({ dataDir, split, backend });
+  const target = await resolveTarget('sim:dbbench?seed=1', { dataDir, registry: TEST_REGISTRY });
+  const environment = dbBenchEnvironment({ dataDir, split, backend });
   const store = RunStore.create(dir, {
     schemaVersion: RUN_MANIFEST_VERSION, runId: 'marks', createdAt: '', bench: 'dbbench', split, taskIndices: tasks,
     target: { spec: 'sim:dbbench?seed=1', label: target.model.label, simulated: true }, patch: null, options: {},

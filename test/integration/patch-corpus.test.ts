@@ -14,6 +14,8 @@ import { pathToFileURL } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { BUILTIN_PATCH_RULES } from '../../src/testing/builtin-patch-rules.js';
+
 import { PROJECT_ROOT, resolveDataDir } from '../../src/config/data-dir.js';
 import {
   classifyOriginalError,
@@ -64,7 +66,7 @@ async function openCorpusCompiler(): Promise<CorpusCompiler> {
   const modulePath = SANDBOX_COMPILE_HOOK;
   if (!existsSync(modulePath)) return { compiler: permissiveDouble, real: false, close: async () => {} };
   type SandboxModule = {
-    compileHook: (pool: unknown, source: string, benchmark: string) => Promise<{ ok: true } | { ok: false; reason: string }>;
+    compileHook: (pool: unknown, source: string, rules: { numberedInstances: boolean }) => Promise<{ ok: true } | { ok: false; reason: string }>;
     createSandboxPool?: () => Promise<{ close(): Promise<void> }> | { close(): Promise<void> };
   };
   const sandbox = (await import(pathToFileURL(modulePath).href)) as SandboxModule;
@@ -74,8 +76,8 @@ async function openCorpusCompiler(): Promise<CorpusCompiler> {
   if (!createPool) throw new Error('src/sandbox exports compileHook but no createSandboxPool; wire openCorpusCompiler by hand');
   const pool = await createPool();
   return {
-    compiler: async (source, benchmark) => {
-      const r = await sandbox.compileHook(pool, source, benchmark);
+    compiler: async (source, rules) => {
+      const r = await sandbox.compileHook(pool, source, rules);
       return r.ok ? { ok: true } : { ok: false, reason: r.reason };
     },
     real: true,
@@ -97,7 +99,7 @@ afterAll(async () => {
 
 /** The strictest configuration the original used for these patches (RL reward: code-hook-only + no-op check). */
 function validateShipped(file: string, bench: Benchmark, strict = false): Promise<PatchVerdict> {
-  return validatePatchFile(file, { bench, compiler: corpus.compiler, codeHookOnly: true, rejectRuntimeNoop: true, strict });
+  return validatePatchFile(file, { bench, benchmarks: BUILTIN_PATCH_RULES, compiler: corpus.compiler, codeHookOnly: true, rejectRuntimeNoop: true, strict });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,7 +179,7 @@ describe('reconstructions of the recorded rejections (synthetic inputs, not corp
       '    hook: on_post_step',
       '</>',
     ].join('\n');
-    const verdict = await validateEngineerResponse(response, { protocol: 'json_patch', bench: 'alfworld', compiler: corpus.compiler });
+    const verdict = await validateEngineerResponse(response, { protocol: 'json_patch', benchmarks: BUILTIN_PATCH_RULES, bench: 'alfworld', compiler: corpus.compiler });
     expect(verdict.kind === 'invalid' && formatOriginalRepr(verdict.rejection)).toBe("PatchValidationError('patch.actions must be a non-empty list')");
   });
 
@@ -192,7 +194,7 @@ describe('reconstructions of the recorded rejections (synthetic inputs, not corp
   ];
   it.skipIf(!realCompiler).each(compileCases)('[real compiler] a hook with %s is rejected with the recorded message', async (_name, bench, code, expected) => {
     const patch = JSON.stringify({ benchmark: bench, description: 'x', actions: [{ type: 'add_code_hook', hook: 'on_init', code }] });
-    const verdict = await validateEngineerResponse(patch, { protocol: 'json_patch', bench, compiler: corpus.compiler });
+    const verdict = await validateEngineerResponse(patch, { protocol: 'json_patch', bench, benchmarks: BUILTIN_PATCH_RULES, compiler: corpus.compiler });
     expect(verdict.kind === 'invalid' && formatOriginalRepr(verdict.rejection)).toBe(expected);
   });
   if (!realCompiler) it.todo('compile every add_code_hook with the real sandbox compiler (src/sandbox/compile-hook.ts is not present yet)');

@@ -6,12 +6,15 @@ import { pathToFileURL } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { dbBenchOverlayOf } from '../../src/benchmarks/dbbench/overlay-of-patch.js';
+import { TEST_REGISTRY } from '../../src/testing/sim-baseline.fixture.js';
+
 import { reportCommand } from '../../src/cli/commands/report.js';
-import { resolveTarget, type ResolvedTarget } from '../../src/cli/resolve-target.js';
-import { sandboxCompiler } from '../../src/cli/sandbox-compiler.js';
+import { resolveTarget, type ResolvedTarget } from '../../src/app/resolve-target.js';
+import { sandboxCompiler } from '../../src/app/sandbox-compiler.js';
 import { resolveDataDir } from '../../src/config/data-dir.js';
 import type { Engineer } from '../../src/engineer/engineer.js';
-import { createDbBenchEnvironment } from '../../src/environments/dbbench/dbbench-environment.js';
+import { dbBenchEnvironment } from '../../src/benchmarks/dbbench/environment.js';
 import { createSqliteBackend } from '../../src/environments/dbbench/sqlite-backend.js';
 import { makeBatches } from '../../src/evaluation/improve/batches.js';
 import { improveRun, type ImproveSummary } from '../../src/evaluation/improve/improve-run.js';
@@ -75,22 +78,23 @@ describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
     // A stand-in engineer (not the symbolic one): it always proposes the same corpus patch.
     const engineer: Engineer = {
       label: `fixed corpus patch ${HOSTILE}`,
-      symbolic: false,
+      kind: 'llm',
       propose: async () => ({ status: 'ok', proposal: { kind: 'patch', patch }, notes: [`engineer note ${HOSTILE}`] }),
     };
     pool = createSandboxPool({ size: 2 });
-    target = await resolveTarget('sim:dbbench?seed=1', { dataDir });
-    const baselineEnvironment = createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
+    target = await resolveTarget('sim:dbbench?seed=1', { dataDir, registry: TEST_REGISTRY });
+    const baselineEnvironment = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
     try {
       ({ summary } = await improveRun({
         batches: makeBatches(Array.from({ length: 20 }, (_, i) => i), 10),
         baselineEnvironment,
         baselineManifest: { bench: 'dbbench', split: 'dev', target: { spec: 'sim:dbbench?seed=1', label: target.model.label, simulated: true }, options: { backend: 'sqlite' } },
         context: {
-          bench: 'dbbench',
+          benchmark: TEST_REGISTRY.get('dbbench'),
+          patchRules: TEST_REGISTRY.patchRules(),
           split: 'dev',
           rootDir: runDir,
-          openEnvironment: async (overlay) => createDbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), ...(overlay ? { overlay } : {}) }),
+          openEnvironment: async (installed) => dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend(), ...(installed ? { overlay: dbBenchOverlayOf(installed) } : {}) }),
           target: target.model,
           engineer,
           compiler: sandboxCompiler(pool),

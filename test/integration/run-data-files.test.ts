@@ -169,8 +169,8 @@ describe('task files and splits (real CLI)', () => {
 
   it.each([
     [['run', '--bench', 'dbbench', '--split', 'standard', '--data', ownTasks, '--target', 'sim:dbbench'], /--data FILE is played instead of a split; give it or --split, not both/],
-    [['run', '--bench', 'dbbench', '--games', ownTasks, '--target', 'sim:dbbench'], /--games applies to alfworld only; dbbench plays a task file with --data FILE/],
-    [['run', '--bench', 'alfworld', '--data', ownTasks, '--target', 'sim:alfworld'], /alfworld plays a games file with --games FILE/],
+    [['run', '--bench', 'dbbench', '--games', ownTasks, '--target', 'sim:dbbench'], /--games applies to alfworld only, not dbbench; dbbench plays a task file with --data FILE/],
+    [['run', '--bench', 'alfworld', '--data', ownTasks, '--target', 'sim:alfworld'], /--data applies to dbbench, webshop only, not alfworld; alfworld plays a task file with --games FILE/],
     [['run', '--bench', 'dbbench', '--data', path.join(root, 'nope.jsonl'), '--target', 'sim:dbbench'], /--data .*nope\.jsonl: cannot read it/],
     [['run', '--bench', 'webshop', '--data', path.join(fixtures, 'webshop-own-goals.json'), '--goals', 'synthetic', '--target', 'sim:webshop'], /holds human instructions; it cannot be played with --goals synthetic/],
     [['run', '--bench', 'alfworld', '--split', 'train_valid', '--target', 'sim:alfworld'], /alfworld train_valid: none of its 3150 games is shipped with the data/],

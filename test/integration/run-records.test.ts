@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveDataDir } from '../../src/config/data-dir.js';
 import { loadDbBenchSplit } from '../../src/environments/dbbench/load-tasks.js';
 import { startFakeOpenAIServer } from '../../src/models/fake-openai-server.js';
-import { createDbBenchSimHandler, toSimHttpReply } from '../../src/simulation/dbbench/wire-handler.js';
+import { createDbBenchSimHandler, toSimHttpReply } from '../../src/benchmarks/dbbench/simulation/wire-handler.js';
 import { runCli } from './cli-helpers.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'harness-records-'));
@@ -116,6 +116,6 @@ describe('run records: canonical order, attempt numbers, size cap (real CLI)', (
   it('refuses a cap that is not a positive integer', async () => {
     const r = await runCli(['run', '--bench', 'dbbench', '--tasks', '0:1', '--target', 'sim:dbbench', '--run-dir', path.join(root, 'badcap'), '--max-record-bytes', '0']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--max-record-bytes must be a positive integer/);
+    expect(r.stderr).toMatch(/--max-record-bytes must be an integer from 1 to \d+, got '0'/);
   });
 });

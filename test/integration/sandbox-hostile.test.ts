@@ -169,11 +169,11 @@ function outcome(result: HookCallResult | undefined): string {
 /** Runs one case and checks everything the episode and the caller can see; returns all result text. */
 async function runCase(pool: SandboxPool, c: HostileCase): Promise<string> {
   const source = substitute(c.source);
-  const verdict = await compileHook(pool, source, c.benchmark);
+  const verdict = await compileHook(pool, source, { numberedInstances: c.benchmark === 'alfworld' });
   if (c.expect.kind === 'rejected') {
     expect(verdict.ok, `${c.name} should be rejected`).toBe(false);
     if (!verdict.ok) expect(reasonClass(verdict.reason), verdict.reason).toBe(c.expect.reasonClass);
-    const provider = await createPythonHookProvider(pool, [{ hook: c.hook, code: source }], { benchmark: c.benchmark ?? '' });
+    const provider = await createPythonHookProvider(pool, [{ hook: c.hook, code: source }], { rules: { numberedInstances: c.benchmark === 'alfworld' } });
     expect(provider.dropped).toHaveLength(1);
     expect((await provider.openEpisode()).count(c.hook)).toBe(0);
     return JSON.stringify(verdict);
@@ -185,7 +185,7 @@ async function runCase(pool: SandboxPool, c: HostileCase): Promise<string> {
       { hook: c.hook, code: source },
       { hook: c.hook, code: CANARY },
     ],
-    { benchmark: c.benchmark ?? '' },
+    { rules: { numberedInstances: c.benchmark === 'alfworld' } },
   );
   expect(provider.dropped).toEqual([]);
   const episode: EpisodeHooks = await provider.openEpisode();

@@ -3,11 +3,13 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { BUILTIN_PATCH_RULES } from '../../src/testing/builtin-patch-rules.js';
+
 import { resolveDataDir } from '../../src/config/data-dir.js';
 import { normalizeHookResult } from '../../src/hooks/normalize-effect.js';
 import { codeHooksOf } from '../../src/patch/patch-parts.js';
 import { validatePatch } from '../../src/patch/index.js';
-import { sandboxCompiler } from '../../src/cli/sandbox-compiler.js';
+import { sandboxCompiler } from '../../src/app/sandbox-compiler.js';
 import { createPythonHookProvider, createSandboxPool } from '../../src/sandbox/index.js';
 
 /**
@@ -30,10 +32,10 @@ describe('the original demo patch on its recorded WebShop contexts', () => {
   });
 
   it.each(states.scenarios.map((s) => [s.id, s]))('%s gives the recorded effect', async (_id, scenario) => {
-    const verdict = await validatePatch(JSON.parse(readFileSync(path.join(dir, 'patch.json'), 'utf8')), { bench: 'webshop', compiler: sandboxCompiler(pool), codeHookOnly: true });
+    const verdict = await validatePatch(JSON.parse(readFileSync(path.join(dir, 'patch.json'), 'utf8')), { benchmarks: BUILTIN_PATCH_RULES, bench: 'webshop', compiler: sandboxCompiler(pool), codeHookOnly: true });
     expect(verdict.kind).toBe('valid');
     if (verdict.kind !== 'valid') return;
-    const provider = await createPythonHookProvider(pool, codeHooksOf(verdict.patch), { benchmark: 'webshop' });
+    const provider = await createPythonHookProvider(pool, codeHooksOf(verdict.patch), { rules: { numberedInstances: false } });
     const episode = await provider.openEpisode();
     try {
       const [result] = await episode.call('on_before_action', scenario.ctx);

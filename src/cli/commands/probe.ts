@@ -4,7 +4,8 @@ import { ConfigError } from '../../episode/index.js';
 import { formatProbeReport, probeToolCalls } from '../../models/probe.js';
 import { describeResponseLimits } from '../../models/response-limits.js';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
-import { resolveTarget } from '../resolve-target.js';
+import { resolveTarget } from '../../app/resolve-target.js';
+import { BenchmarkRegistry } from '../../benchmarks/registry.js';
 
 export interface ProbeCommandOptions {
   model: string;
@@ -15,14 +16,14 @@ export interface ProbeCommandOptions {
 }
 
 /** Checks that a server returns structured tool calls (protocol.md §7). Exit 0 when every attempt passed, 1 otherwise. */
-export async function probeCommand(o: ProbeCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
+export async function probeCommand(o: ProbeCommandOptions, out: NodeJS.WriteStream = process.stdout, registry: BenchmarkRegistry = new BenchmarkRegistry()): Promise<number> {
   if (o.toolChoice !== 'auto' && o.toolChoice !== 'required') {
     throw new ConfigError({ message: `Unknown --tool-choice '${o.toolChoice}'.`, field: 'toolChoice', allowed: ['auto', 'required'] });
   }
   if (!Number.isInteger(o.attempts) || o.attempts < 1 || o.attempts > 20) {
     throw new ConfigError({ message: `--attempts must be an integer from 1 to 20, got ${o.attempts}.`, field: 'attempts' });
   }
-  const target = await resolveTarget(o.model, o.dataDir !== undefined ? { dataDir: o.dataDir } : {});
+  const target = await resolveTarget(o.model, { registry, ...(o.dataDir !== undefined ? { dataDir: o.dataDir } : {}) });
   try {
     const report = await probeToolCalls(target.model, { attempts: o.attempts, toolChoice: o.toolChoice });
     out.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatProbeReport(report)}\n`);

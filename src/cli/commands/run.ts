@@ -5,109 +5,73 @@ import type { Command } from 'commander';
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { runBatch } from '../../evaluation/run-batch.js';
-import { MODEL_TURN_WARN_SHARE, summarizeModelTurns } from '../../evaluation/model-turn-health.js';
-import { describeResponseLimits } from '../../models/response-limits.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
-import { loadRunPatch, type RunPatch } from '../load-run-patch.js';
+import { loadRunPatch, type RunPatch } from '../../app/load-run-patch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
-import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
 import { RunStore } from '../../store/run-store.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
 import { renderRunSummary } from '../render-summary.js';
-import { BENCHES, checkBench, environmentChoice, openEnvironment } from '../resolve-environment.js';
-import { resolveTarget } from '../resolve-target.js';
+import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
+import { MODEL_TURN_WARN_SHARE, summarizeModelTurns } from '../../evaluation/model-turn-health.js';
+import { describeResponseLimits } from '../../models/response-limits.js';
+import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
+import { parseWith, RunOptionsSchema, splitOptions, type RunOptions } from '../../app/options.js';
+import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
+import { addBenchmarkFlags, benchmarkOf, benchNames, receivedOptions, type CliContext } from '../cli-context.js';
 
 
-export interface RunCommandOptions {
-  bench: string;
-  /** Default dev; not with `data` / `games`. */
-  split?: string;
-  /** DBBench: a task file to play instead of a split; WebShop: a human-instructions (goals) file. */
-  data?: string;
-  /** ALFWorld: a games file to play instead of a split. */
-  games?: string;
-  tasks?: string;
-  target: string;
-  concurrency: number;
-  runDir?: string;
-  resume?: boolean;
-  json?: boolean;
-  dataDir?: string;
-  backend?: string;
-  dsn?: string;
-  maxRounds?: number;
-  grading?: string;
-  /** A patch file to validate and install into every episode; none = the no-harness baseline. */
-  patchFile?: string;
-  /** ALFWorld wording; WebShop goal set and seed. */
-  wording?: string;
-  protocol?: string;
-  goals?: string;
-  goalSeed?: number;
-  /** Wall-clock limit of one hook call in milliseconds (default 50, as the original). */
-  hookTimeoutMs?: number;
-  hookKillLimit?: number;
-  /** With --resume: play again the tasks that ended in an infrastructure failure (model/env/hook). */
-  retryInfra?: boolean;
-  /** Extra lines printed before the summary (the demo uses it to say the target is simulated). */
-  banner?: string;
-  /** Cap on one serialized episode record (default `HARNESS_MAX_RECORD_BYTES`, else 16 MiB). */
-  maxRecordBytes?: number;
-}
+export type RunCommandOptions = RunOptions;
 
 /** Plays a batch of tasks with one target and prints a summary; the library function behind `harness-r1 run`. */
-export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
-  const bench = checkBench(o.bench);
-  if (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 256) {
-    throw new ConfigError({ message: `--concurrency must be an integer from 1 to 256, got ${o.concurrency}.`, field: 'concurrency' });
-  }
+export async function runCommand(ctx: CliContext, received: Record<string, unknown>, out: NodeJS.WriteStream = process.stdout): Promise<number> {
+  const { own, bench: benchReceived } = splitOptions(RunOptionsSchema, receivedOptions(ctx, received, Object.keys(RunOptionsSchema.shape)));
+  const o = parseWith(RunOptionsSchema, own);
+  const definition = await benchmarkOf(ctx, o.bench);
+  const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
   const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
 
   const dataDir = resolveDataDir(o.dataDir);
   let pool: SandboxPool | undefined;
   let patch: RunPatch | undefined;
-  if (o.patchFile !== undefined) {
+  if (o.patch !== undefined) {
     pool = await createSandboxPool({
       size: Math.min(o.concurrency, 4),
       ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}),
       ...(o.hookKillLimit !== undefined ? { hookKillLimit: o.hookKillLimit } : {}),
     });
     try {
-      patch = await loadRunPatch(o.patchFile, bench, pool);
+      patch = await loadRunPatch(o.patch, definition, ctx.registry.patchRules(), pool);
     } catch (error) {
       await pool.close();
       throw error;
     }
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
-  let choice;
+  const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
   let opened;
   try {
-    choice = environmentChoice(bench, dataDir, o);
-    opened = await openEnvironment({
-      ...choice,
-      ...(patch && bench === 'dbbench' ? { overlay: patch.overlay } : {}),
-    });
+    const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
+    opened = await openBenchmark(choice, patch?.patch);
   } catch (error) {
     await pool?.close();
     throw error;
   }
-  const { environment, options: envOptions } = opened;
-  for (const notice of opened.notices) process.stderr.write(`${notice}\n`);
+  const { environment, identity: envOptions } = opened;
+  for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
-  const target = await resolveTarget(o.target, { dataDir, ...taskFileOf(o) });
-  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${o.bench}-${choice.split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
+  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
+  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
   const dir = path.resolve(o.runDir ?? path.join('runs', runId));
   const manifest: RunManifest = {
     schemaVersion: RUN_MANIFEST_VERSION,
     runId,
     createdAt: new Date().toISOString(),
-    bench: o.bench,
+    bench: definition.name,
     split: environment.split,
     taskIndices,
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
@@ -127,7 +91,7 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
     store = o.resume ? RunStore.open(dir, manifest, storeOptions) : RunStore.create(dir, manifest, storeOptions);
     if (store.repairedBytes > 0) process.stderr.write(`Repaired ${dir}: dropped ${store.repairedBytes} bytes of a torn last record.\n`);
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
-    const progress = createProgressReporter(`${o.bench}/${environment.split}`);
+    const progress = createProgressReporter(`${definition.name}/${environment.split}`);
     const result = await runBatch({
       environment,
       model: target.model,
@@ -163,45 +127,33 @@ export async function runCommand(o: RunCommandOptions, out: NodeJS.WriteStream =
   }
 }
 
-/** The task file a simulated target must know: the one the run plays instead of a split. */
-export function taskFileOf(o: { data?: string; games?: string }): { taskFile?: string } {
-  const file = o.data ?? o.games;
-  return file === undefined ? {} : { taskFile: file };
-}
-
 function describeSandbox(pool: SandboxPool): string {
   const info = pool.info();
   return `sandbox: Python ${info.pythonVersion ?? '?'} in Pyodide ${info.pyodideVersion}, Node ${info.permissionFlag}, network: ${info.network.kind}${info.network.pidNamespace ? " + pid namespace" : ""}`;
 }
 
-export function registerRunCommand(program: Command): void {
-  program
+export function registerRunCommand(program: Command, ctx: CliContext): void {
+  const command = program
     .command('run')
     .description('Play benchmark tasks with a target model and record every episode (no engineer, no reward).')
-    .requiredOption('--bench <bench>', `benchmark (${BENCHES.join(', ')})`)
-    .option('--split <split>', 'dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: ignored (goal set) (default: dev)')
-    .option('--data <file>', 'dbbench: a task file in the shipped format to play instead of a split; webshop: a goals file (items_human_ins.json format) for human goals')
-    .option('--games <file>', 'alfworld: a games file in the shipped format (.jsonl or .jsonl.gz) to play instead of a split')
+    .option('--bench <bench>', `benchmark (required): ${benchNames(ctx)}, or the path of a benchmark module`)
+    .option('--split <split>', 'split (dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: ignored, the goal set is chosen by --goals)')
     .option('--tasks <range>', 'task indices: START:END (end exclusive), 7, or 1,3,9 (default: the whole split)')
-    .requiredOption('--target <spec>', 'target model: openai:<base-url>#<model>, sim:dbbench[?seed=N&faults=…], scripted:<file>')
-    .option('--concurrency <n>', 'episodes played at once', (v) => Number(v), 1)
+    .option('--target <spec>', `target model (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N&faults=…], scripted:<file>`)
+    .option('--concurrency <n>', 'episodes played at once (default 1)')
     .option('--run-dir <dir>', 'where the run is recorded (default runs/<bench>-<split>-<time>)')
     .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
     .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
-    .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)', (v) => Number(v))
-    .option('--hook-kill-limit <n>', 'switch a hook off for the rest of an episode after its calls cost this many sandbox worker kills (default 2; 0 never)', (v) => Number(v))
-    .option('--backend <name>', 'dbbench database: sqlite (default) or mariadb')
-    .option('--dsn <url>', 'MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port')
-    .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps, 35 with --protocol v0.2; webshop 20, 10 with --protocol v0.2)', (v) => Number(v))
+    .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)')
+    .option('--hook-kill-limit <n>', 'switch a hook off for the rest of an episode after its calls cost this many sandbox worker kills (default 2; 0 never)')
+    .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps, 35 with --protocol v0.2; webshop 20, 10 with --protocol v0.2)')
     .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
-    .option('--grading <rule>', 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)')
-    .option('--wording <w>', "alfworld: 2.1.1 ('put X in/on Y', default) or 2.1.2 ('move X to Y')")
-    .option('--goals <mode>', 'webshop: human (needs items_human_ins.json) or synthetic goals')
-    .option('--goal-seed <n>', 'webshop: goal seed (reference 233)', (v) => Number(v))
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
-    .option('--max-record-bytes <n>', `cap on one stored episode record; a record over it is stored as that episode's model_error (default ${DEFAULT_MAX_RECORD_BYTES}, or ${MAX_RECORD_BYTES_ENV})`, (v) => Number(v))
-    .option('--json', 'print a machine-readable summary on stdout')
+    .option('--max-record-bytes <n>', `cap on one stored episode record; a record over it is stored as that episode's model_error (default ${DEFAULT_MAX_RECORD_BYTES}, or ${MAX_RECORD_BYTES_ENV})`)
+    .option('--config <file>', 'a JSON file with the same settings (camelCase keys, e.g. {"concurrency": 8}); flags win')
+    .option('--json', 'print a machine-readable summary on stdout');
+  addBenchmarkFlags(command, ctx.registry)
     .addHelpText(
       'after',
       `
@@ -215,6 +167,7 @@ Examples:
   harness-r1 run --bench alfworld --protocol v0.2 --target sim:alfworld                # AgentBench's v0.2 text protocol
   harness-r1 run --bench dbbench --data my-tasks.jsonl --target sim:dbbench              # your own task file
   harness-r1 run --bench alfworld --games my-games.jsonl --target sim:alfworld           # your own games
+  harness-r1 run --bench ./my-bench/index.js --target sim:my-bench                       # a benchmark of your own
 
 Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing. When the
 run ends the file is rewritten in task order (then attempt), so the same seed gives the same bytes at any
@@ -227,31 +180,6 @@ The summary warns (and --json counts, under modelTurns) when ${MODEL_TURN_WARN_S
 with the tool call as text in content, empty, or with unparseable tool arguments: a server setting, not the model.`,
     )
     .action(async (opts: Record<string, unknown>) => {
-      process.exitCode = await runCommand({
-        bench: String(opts.bench),
-        target: String(opts.target),
-        ...(opts.split !== undefined ? { split: String(opts.split) } : {}),
-        ...(opts.data !== undefined ? { data: String(opts.data) } : {}),
-        ...(opts.games !== undefined ? { games: String(opts.games) } : {}),
-        concurrency: opts.concurrency as number,
-        ...(opts.tasks !== undefined ? { tasks: String(opts.tasks) } : {}),
-        ...(opts.runDir !== undefined ? { runDir: String(opts.runDir) } : {}),
-        ...(opts.resume ? { resume: true } : {}),
-        ...(opts.json ? { json: true } : {}),
-        ...(opts.dataDir !== undefined ? { dataDir: String(opts.dataDir) } : {}),
-        ...(opts.backend !== undefined ? { backend: String(opts.backend) } : {}),
-        ...(opts.dsn !== undefined ? { dsn: String(opts.dsn) } : {}),
-        ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds as number } : {}),
-        ...(opts.grading !== undefined ? { grading: String(opts.grading) } : {}),
-        ...(opts.wording !== undefined ? { wording: String(opts.wording) } : {}),
-        ...(opts.protocol !== undefined ? { protocol: String(opts.protocol) } : {}),
-        ...(opts.goals !== undefined ? { goals: String(opts.goals) } : {}),
-        ...(opts.goalSeed !== undefined ? { goalSeed: opts.goalSeed as number } : {}),
-        ...(opts.patch !== undefined ? { patchFile: String(opts.patch) } : {}),
-        ...(opts.retryInfra ? { retryInfra: true } : {}),
-        ...(opts.hookTimeoutMs !== undefined ? { hookTimeoutMs: opts.hookTimeoutMs as number } : {}),
-        ...(opts.maxRecordBytes !== undefined ? { maxRecordBytes: opts.maxRecordBytes as number } : {}),
-        ...(opts.hookKillLimit !== undefined ? { hookKillLimit: opts.hookKillLimit as number } : {}),
-      });
+      process.exitCode = await runCommand(ctx, opts);
     });
 }

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
+import { BUILTIN_PATCH_RULES } from '../../testing/builtin-patch-rules.js';
+
 import type { HookCompiler } from '../../patch/index.js';
 import { registerValidateCommand, validateCommand, type ValidateCommandDeps } from './validate.js';
 
@@ -24,7 +26,7 @@ const HOOK = { type: 'add_code_hook', hook: 'on_before_action', code: 'def hook(
 /** Test double standing in for the sandbox: rejects sources containing "import". */
 const fakeCompiler: HookCompiler = async (source) => (source.includes('import') ? { ok: false, reason: 'hook uses forbidden syntax: Import' } : { ok: true });
 let closed = 0;
-const deps: ValidateCommandDeps = { openCompiler: async () => ({ compiler: fakeCompiler, close: async () => void closed++ }) };
+const deps: ValidateCommandDeps = { benchmarks: BUILTIN_PATCH_RULES, benchmarkNames: ['webshop', 'alfworld', 'dbbench'], openCompiler: async () => ({ compiler: fakeCompiler, close: async () => void closed++ }) };
 
 function capture(): { out: { write(s: string): boolean }; text(): string } {
   let buf = '';
@@ -74,12 +76,12 @@ describe('validateCommand', () => {
     await expect(validateCommand(ok, { bench: 'shop' }, deps)).rejects.toMatchObject({ code: 'config_error' });
     await expect(validateCommand(ok, { protocol: 'yaml' }, deps)).rejects.toMatchObject({ code: 'config_error' });
     await expect(validateCommand(path.join(dir, 'nope.json'), {}, deps)).rejects.toMatchObject({ code: 'config_error' });
-    await expect(validateCommand(ok, {})).rejects.toMatchObject({ code: 'config_error', message: expect.stringContaining('No hook compiler') });
+    await expect(validateCommand(ok, {}, { benchmarks: BUILTIN_PATCH_RULES, benchmarkNames: [] })).rejects.toMatchObject({ code: 'config_error', message: expect.stringContaining('No hook compiler') });
   });
 
   it('does not need a compiler when the patch has no code hook', async () => {
     const legacy = file('legacy2.json', { benchmark: 'webshop', actions: [{ type: 'add_or_edit_skill', skill_id: 's', text: 't' }] });
-    expect(await validateCommand(legacy, {}, {}, capture().out)).toBe(0);
+    expect(await validateCommand(legacy, {}, { benchmarks: BUILTIN_PATCH_RULES, benchmarkNames: [] }, capture().out)).toBe(0);
   });
 });
 

@@ -2,27 +2,27 @@ import type { Command } from 'commander';
 
 import { ConfigError } from '../../episode/index.js';
 import {
-  BENCHMARKS,
   PATCH_FILE_PROTOCOLS,
   describeRejection,
   formatOriginalRepr,
-  isBenchmark,
   noPatchStatus,
   validatePatchFile,
-  type Benchmark,
+  type PatchRulesLookup,
   type HookCompiler,
   type PatchFileProtocol,
   type PatchVerdict,
 } from '../../patch/index.js';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 
-/** A hook compiler plus the resource behind it (a sandbox pool), closed after validation. */
-export interface CompilerHandle {
-  compiler: HookCompiler;
-  close(): Promise<void>;
-}
+import type { CompilerHandle } from '../../app/sandbox-compiler.js';
+
+export type { CompilerHandle };
 
 export interface ValidateCommandDeps {
+  /** The benchmarks a patch may name, with their rules (the registry's lookup). */
+  benchmarks: PatchRulesLookup;
+  /** Names for messages. */
+  benchmarkNames: readonly string[];
   /** Opens the hook compiler; called only when the patch has a code hook to compile. */
   openCompiler?: () => Promise<CompilerHandle>;
 }
@@ -48,12 +48,12 @@ async function missingCompiler(): Promise<CompilerHandle> {
 export async function validateCommand(
   file: string,
   o: ValidateCommandOptions,
-  deps: ValidateCommandDeps = {},
+  deps: ValidateCommandDeps,
   out: Pick<NodeJS.WriteStream, 'write'> = process.stdout,
 ): Promise<number> {
   const bench = o.bench === undefined ? undefined : o.bench.toLowerCase();
-  if (bench !== undefined && !isBenchmark(bench)) {
-    throw new ConfigError({ message: `Unknown --bench '${o.bench}'.`, field: 'bench', allowed: BENCHMARKS });
+  if (bench !== undefined && !deps.benchmarks(bench)) {
+    throw new ConfigError({ message: `Unknown --bench '${o.bench}'.`, field: 'bench', allowed: deps.benchmarkNames });
   }
   const protocol = o.protocol ?? 'patch';
   if (!(PATCH_FILE_PROTOCOLS as readonly string[]).includes(protocol)) {
@@ -62,10 +62,10 @@ export async function validateCommand(
   const open = deps.openCompiler ?? missingCompiler;
   let handle: Promise<CompilerHandle> | undefined;
   let usageError: ConfigError | undefined;
-  const compiler: HookCompiler = async (source, benchmark) => {
+  const compiler: HookCompiler = async (source, rules) => {
     handle ??= open();
     try {
-      return await (await handle).compiler(source, benchmark);
+      return await (await handle).compiler(source, rules);
     } catch (error) {
       // Failing to open the compiler is a usage error, not a patch rejection.
       if (error instanceof ConfigError) usageError = error;
@@ -75,7 +75,8 @@ export async function validateCommand(
   let verdict: PatchVerdict;
   try {
     verdict = await validatePatchFile(file, {
-      bench: bench as Benchmark | undefined,
+      bench,
+      benchmarks: deps.benchmarks,
       protocol: protocol as PatchFileProtocol,
       compiler,
       codeHookOnly: o.codeHookOnly ?? false,
@@ -133,12 +134,12 @@ function toJsonReport(file: string, protocol: string, bench: string | undefined,
   };
 }
 
-export function registerValidateCommand(program: Command, deps: ValidateCommandDeps = {}): void {
+export function registerValidateCommand(program: Command, deps: ValidateCommandDeps): void {
   program
     .command('validate')
     .description('Validate a Harness-R1 patch (or an engineer response) exactly as the original validator does.')
     .argument('<patch>', 'a patch JSON file, or an engineer response with --protocol')
-    .option('--bench <bench>', `the caller's benchmark (${BENCHMARKS.join(', ')}); the patch's own "benchmark" wins`)
+    .option('--bench <bench>', `the caller's benchmark (${deps.benchmarkNames.join(', ')}); the patch's own "benchmark" wins`)
     .option('--protocol <protocol>', `patch (default) or how to read a response: ${PATCH_FILE_PROTOCOLS.filter((p) => p !== 'patch').join(', ')}`)
     .option('--strict', "tighten the original's quirks (benchmark mismatch, duplicate hooks, non-string description, ...)")
     .option('--code-hook-only', 'reject legacy DSL actions (require_code_hook_only_patch)')

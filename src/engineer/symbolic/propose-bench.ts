@@ -1,18 +1,16 @@
-import type { EngineerInput, EngineerResult } from '../engineer.js';
-import { asToolCallView, parseAlfworldTextAction, parseWebShopTextAction } from '../text-actions.js';
-import { ALFWORLD_SIGNATURE_IDS, detectAlfworldSignatures } from './alfworld-signatures.js';
-import { composeAlfworldPatch } from './alfworld-templates.js';
-import { tallyBench, type BenchTally } from './bench-tally.js';
-import { WEBSHOP_SIGNATURE_IDS, detectWebShopSignatures } from './webshop-signatures.js';
-import { composeWebShopPatch } from './webshop-templates.js';
+import type { EngineerResult } from '../engineer.js';
+import type { BenchTally } from './bench-tally.js';
 
-/** The notes and verdict lines, shared with the DBBench path (passed in to avoid an import cycle). */
-export interface VerdictNotes {
-  signaturePatch: string;
-  noSignature: string;
-}
+/**
+ * The `notes` line that marks a result built without evidence: no signature recurred (or nothing failed),
+ * so the patch is only the soft-hint fallback. A pipeline that wants "no patch" in that case keys on it
+ * (`isNoSignatureResult`).
+ */
+export const NO_SIGNATURE_NOTE = 'verdict: no_recurring_signature (soft-hint patch only; may be treated as no patch)';
+export const SIGNATURE_PATCH_NOTE = 'verdict: patch_from_signatures';
 
-function notesOf<Id extends string>(tally: BenchTally<Id>, thresholds: { minEpisodes: number; minShare: number }): string[] {
+/** The batch, threshold and per-signature lines every symbolic answer starts its notes with. */
+export function tallyNotes<Id extends string>(tally: BenchTally<Id>, thresholds: { minEpisodes: number; minShare: number }): string[] {
   return [
     `batch: ${tally.episodes} episodes, ${tally.scored} scored, ${tally.failed} failed, ${tally.infrastructure} infrastructure failures left out`,
     `thresholds: at least ${thresholds.minEpisodes} failed episodes or ${thresholds.minShare} of the failed episodes`,
@@ -22,29 +20,14 @@ function notesOf<Id extends string>(tally: BenchTally<Id>, thresholds: { minEpis
   ];
 }
 
-/** The symbolic engineer on a WebShop or ALFWorld batch: signatures, then the bench's templates. */
-export function proposeForBench(
-  input: EngineerInput & { bench: 'webshop' | 'alfworld' },
+/** A symbolic answer from a tally and the patch composed from its kept signatures. */
+export function proposeFromTally<Id extends string>(
+  tally: BenchTally<Id>,
   thresholds: { minEpisodes: number; minShare: number },
-  verdicts: VerdictNotes,
+  compose: (kept: Id[]) => { patch: unknown; templates: string[] },
 ): EngineerResult {
-  let notes: string[];
-  let kept: string[];
-  let composed: { patch: unknown; templates: string[] };
-  if (input.bench === 'webshop') {
-    const tally = tallyBench(input.episodes, input.passThreshold, WEBSHOP_SIGNATURE_IDS, (r) => detectWebShopSignatures(asToolCallView(r, parseWebShopTextAction)), thresholds);
-    const ids = tally.signatures.filter((s) => s.kept).map((s) => s.id);
-    notes = notesOf(tally, thresholds);
-    kept = ids;
-    composed = composeWebShopPatch(ids);
-  } else {
-    const tally = tallyBench(input.episodes, input.passThreshold, ALFWORLD_SIGNATURE_IDS, (r) => detectAlfworldSignatures(asToolCallView(r, parseAlfworldTextAction)), thresholds);
-    const ids = tally.signatures.filter((s) => s.kept).map((s) => s.id);
-    notes = notesOf(tally, thresholds);
-    kept = ids;
-    composed = composeAlfworldPatch(ids);
-  }
-  notes.push(...composed.templates.map((t) => `template ${t}`));
-  notes.push(kept.length > 0 ? verdicts.signaturePatch : verdicts.noSignature);
+  const kept = tally.signatures.filter((s) => s.kept).map((s) => s.id);
+  const composed = compose(kept);
+  const notes = [...tallyNotes(tally, thresholds), ...composed.templates.map((t) => `template ${t}`), kept.length > 0 ? SIGNATURE_PATCH_NOTE : NO_SIGNATURE_NOTE];
   return { status: 'ok', proposal: { kind: 'patch', patch: composed.patch }, notes };
 }

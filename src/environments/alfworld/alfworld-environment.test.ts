@@ -14,7 +14,6 @@ describe('the ALFWorld environment', () => {
     expect(env.size).toBe(20);
     const ep = await env.openEpisode(19);
     expect(ep.info).toMatchObject({ family: 'pick_two_obj', taskType: 'pick_two_obj_and_place' });
-    expect(ep.rules.loop).toBe('alfworld');
     expect(ep.maxRounds).toBe(50);
     await expect(env.openEpisode(20)).rejects.toThrow(ConfigError);
     expect(() => createAlfworldEnvironment({ dataDir, split: 'dev', maxSteps: 0 })).toThrow(ConfigError);
@@ -57,17 +56,16 @@ describe('the ALFWorld environment', () => {
     expect(processAlfworldAction(`go to${' \t'.repeat(1_000_000)}desk 1`, admissible)).toBe('go to desk 1');
   });
 
-  it('opens v0.2 text episodes: loop alfworld-text, no tools, 35 steps', async () => {
+  it('opens v0.2 text episodes: no tools, 35 steps', async () => {
     const env = createAlfworldEnvironment({ dataDir, split: 'dev', protocol: 'v0.2' });
     const ep = await env.openEpisode(0);
-    expect(ep.rules.loop).toBe('alfworld-text');
     expect(ep.tools).toEqual([]);
     expect(ep.maxRounds).toBe(35);
     expect(ep.hasTool('take_action')).toBe(false);
     expect((await createAlfworldEnvironment({ dataDir, split: 'dev', protocol: 'v0.2', maxSteps: 50 }).openEpisode(0)).maxRounds).toBe(50);
     expect(() => createAlfworldEnvironment({ dataDir, split: 'dev', protocol: 'v0.2', maxSteps: 0 })).toThrow(ConfigError);
     const fcEpisode = await createAlfworldEnvironment({ dataDir, split: 'dev' }).openEpisode(0);
-    expect(() => (fcEpisode as unknown as { openingMessages(i: object): unknown }).openingMessages({ skills: [], toolHints: [] })).toThrow(ConfigError);
+    expect(() => fcEpisode.openingMessages({ skills: [], toolHints: [] })).toThrow(ConfigError);
   });
 
   it('parses target and destination types from the goal', () => {

@@ -1,6 +1,6 @@
 import type { ChatMessage, TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError, userMessage } from '../../episode/index.js';
-import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
+import { type ActResult, type EpisodeSource, type ToolEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
 import { createAlfworldGame, type AlfworldGame } from './alfworld-engine.js';
 import { cleanActionText, mapToAdmissible } from './bleu.js';
 import { AlfworldEpisodeState, buildAlfworldHookContext } from './alfworld-hook-context.js';
@@ -43,12 +43,9 @@ export interface AlfworldEnvironmentOptions {
 }
 
 /** An ALFWorld environment, with the games it plays and those its split lists but the data does not ship. */
-export interface AlfworldEnvironment extends Environment {
+export interface AlfworldEnvironment extends EpisodeSource<AlfworldEpisode> {
   readonly games: AlfworldSplit;
 }
-
-const ALFWORLD_RULES: EffectRules = { loop: 'alfworld' };
-const ALFWORLD_TEXT_RULES: EffectRules = { loop: 'alfworld-text' };
 
 /**
  * ALFWorld over the in-process engine, played with AgentBench's function-calling protocol (`fc`, loop
@@ -110,8 +107,7 @@ function stripTrailingPunctuation(text: string): string {
   return text.slice(0, end);
 }
 
-class AlfworldEpisode implements EnvironmentEpisode {
-  readonly rules: EffectRules;
+export class AlfworldEpisode implements ToolEpisode {
   readonly info: Record<string, unknown>;
   private currentTools: ToolSpec[];
   private readonly game: AlfworldGame;
@@ -130,7 +126,6 @@ class AlfworldEpisode implements EnvironmentEpisode {
     /** The v0.2 texts when the episode plays the text protocol. */
     private readonly text?: AlfworldTextProtocol,
   ) {
-    this.rules = text ? ALFWORLD_TEXT_RULES : ALFWORLD_RULES;
     this.game = createAlfworldGame(record, options);
     const reset = this.game.reset();
     this.initialObservation = agentBenchInitialObservation(reset.observation);
@@ -195,7 +190,7 @@ class AlfworldEpisode implements EnvironmentEpisode {
 
 
   /** The reference reads the first argument of the first call whatever the tool's name (no tools in v0.2). */
-  hasTool(): boolean {
+  hasTool(_name?: string): boolean {
     return !this.text;
   }
 

@@ -1,6 +1,6 @@
 import type { TaskRef, ToolCall } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
-import { TaskSetupError, type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, parseToolCall } from '../environment.js';
+import { TaskSetupError, type ActResult, type EpisodeSource, type ToolEpisode, type HookPoint, type ParsedCall, parseToolCall } from '../environment.js';
 import type { DbBackend, DbSession } from './backend.js';
 import type { DbBenchTask } from './dbbench-task.js';
 import { DbBenchEpisodeState } from './episode-state.js';
@@ -39,8 +39,6 @@ export interface DbBenchEnvironmentOptions {
   overlay?: DbBenchOverlay;
 }
 
-const DBBENCH_RULES: EffectRules = { loop: 'dbbench' };
-
 /**
  * Whether a mutation task's gold cannot earn its own reward: its gold SQL (`label[0]`), run by the same
  * backend on a fresh copy of the table, leaves a table that the grader does not accept against the
@@ -58,7 +56,7 @@ async function goldIsUnreproducible(task: DbBenchTask, backend: DbBackend, sqlTi
 }
 
 /** DBBench over a database backend: one fresh database per episode, graded by answer or table hash. */
-export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Environment {
+export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): EpisodeSource<DbBenchEpisode> {
   const tasks = options.tasks ?? loadDbBenchSplit(options.dataDir, options.split);
   const base = loadDbBenchProtocol(options.dataDir);
   const protocol = { systemPrompt: base.systemPrompt, tools: applyToolEdits(base.tools, options.overlay) };
@@ -101,8 +99,7 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): En
   };
 }
 
-class DbBenchEpisode implements EnvironmentEpisode {
-  readonly rules = DBBENCH_RULES;
+export class DbBenchEpisode implements ToolEpisode {
   readonly tools;
   readonly info: Record<string, unknown>;
   private readonly state: DbBenchEpisodeState;

@@ -1,10 +1,11 @@
 import { ConfigError, InternalError } from '../../episode/index.js';
-import type { DbBackend, DbSession, SqlOutcome } from './backend.js';
+import type { DbBackend, SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
 import { SqliteEngine } from './sqlite-engine.js';
 import { SqliteWorkerPool, type SqliteWorkerPoolInfo } from './sqlite-worker-pool.js';
 import { SqliteWorkerSession } from './sqlite-worker-session.js';
 import { resolveSqliteLimits, type SqliteLimits } from './sqlite-limits.js';
+import type { SqliteSession } from './sqlite-session.js';
 
 /** The FC harness gives each statement 60 s (`asyncio.wait_for(…, 60)`). */
 export const DEFAULT_SQL_TIMEOUT_MS = 60_000;
@@ -54,10 +55,8 @@ export interface SqliteBackend extends DbBackend {
   workers(): SqliteWorkerPoolInfo;
 }
 
-/** A session of this backend; `setupError` is set when MySQL would have refused to create the task table. */
-export interface SqliteSession extends DbSession {
-  readonly setupError: string | null;
-}
+
+export type { SqliteSession };
 
 class InlineSession implements SqliteSession {
   readonly setupError: string | null;

@@ -1,7 +1,7 @@
 import { InternalError } from '../../episode/index.js';
 import type { SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
-import type { SqliteSession } from './sqlite-backend.js';
+import type { SqliteSession } from './sqlite-session.js';
 import type { SqliteWorkerPool } from './sqlite-worker-pool.js';
 import type { SqliteWorkerResponse } from './sqlite-worker.js';
 import { lostConnectionError, outOfMemoryError } from './sqlite-limits.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileSplitLabel } from '../../config/data-file.js';
 import type { ChatMessage, TaskRef, ToolCall, ToolSpec } from '../../episode/index.js';
 import { ConfigError } from '../../episode/index.js';
-import { type ActResult, type EffectRules, type Environment, type EnvironmentEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
+import { type ActResult, type EpisodeSource, type ToolEpisode, type HookPoint, type ParsedCall, type TargetProtocol, parseToolCall } from '../environment.js';
 import { createTaskManifestBuilder } from './identity-manifest.js';
 import { hasHumanInstructions, WEBSHOP_FILES, type GoalMode } from './load-catalogue.js';
 import { createWebShopSession, type WebShopSession, type WebShopStepResult } from './session.js';
@@ -40,8 +40,6 @@ export interface WebShopEnvironmentOptions {
   humanInstructionsFile?: string;
 }
 
-const WEBSHOP_RULES: EffectRules = { loop: 'webshop' };
-const WEBSHOP_TEXT_RULES: EffectRules = { loop: 'webshop-text' };
 const TOOL_NAMES = new Set(['search_action', 'click_action']);
 
 /** The `webshop/` folder of a data folder (or the folder itself when it holds the catalogue). */
@@ -81,12 +79,11 @@ export interface WebShopActOutcome {
 }
 
 /**
- * What the WebShop loop needs beyond `EnvironmentEpisode` (protocol.md §4.2): the observation messages,
+ * What the WebShop loop needs beyond `ToolEpisode` (protocol.md §4.2): the observation messages,
  * the raw-value wrapping of actions, env steps by action string, the text-only nudge, per-episode tool
  * hints, and a ctx that also shows the action being decided.
  */
-export interface WebShopEpisodeDriver extends EnvironmentEpisode {
-  readonly webshop: true;
+export interface WebShopEpisodeDriver extends ToolEpisode {
   /** `search[raw]` / `click[raw]` for the two tools, undefined for any other name. */
   defaultAction(tool: string, rawValue: unknown): string | undefined;
   /** A hook action kept if bracketed, else wrapped as `search[…]` for search_action and `click[…]` otherwise. */
@@ -103,27 +100,21 @@ export interface WebShopEpisodeDriver extends EnvironmentEpisode {
   contextFor(point: HookPoint, view?: WebShopActionView): Record<string, unknown>;
 }
 
-export function isWebShopEpisodeDriver(episode: EnvironmentEpisode): episode is WebShopEpisodeDriver {
-  return (episode as Partial<WebShopEpisodeDriver>).webshop === true;
-}
-
 /**
  * What the v0.2 text loop needs on top: the opening messages (the reference prompt with the on_init
  * effects, "Ok.", the one-shot) and the per-turn user message for the current page. No tools are offered.
  */
 export interface WebShopTextEpisodeDriver extends WebShopEpisodeDriver {
-  readonly webshopText: true;
   openingMessages(init: { skills: string[]; toolHints: string[] }): ChatMessage[];
   /** `Observation:\n<page>\n\nAvailable Actions:\n<dict>` for the current page. */
   turnMessage(): string;
 }
 
-export function isWebShopTextEpisodeDriver(episode: EnvironmentEpisode): episode is WebShopTextEpisodeDriver {
-  return (episode as Partial<WebShopTextEpisodeDriver>).webshopText === true;
-}
-
 /** WebShop over the TypeScript engine: one session per episode, graded by the env's purchase reward. */
-export function createWebShopEnvironment(options: WebShopEnvironmentOptions): Environment {
+export function createWebShopEnvironment(options: WebShopEnvironmentOptions & { protocol: 'v0.2' }): EpisodeSource<WebShopTextEpisodeDriver>;
+export function createWebShopEnvironment(options: WebShopEnvironmentOptions & { protocol?: 'fc' }): EpisodeSource<WebShopEpisodeDriver>;
+export function createWebShopEnvironment(options: WebShopEnvironmentOptions): EpisodeSource<WebShopEpisodeDriver> | EpisodeSource<WebShopTextEpisodeDriver>;
+export function createWebShopEnvironment(options: WebShopEnvironmentOptions): EpisodeSource<WebShopEpisodeDriver | WebShopTextEpisodeDriver> {
   const mode = options.protocol ?? 'fc';
   if (mode !== 'fc' && mode !== 'v0.2') throw new ConfigError({ message: `Unknown WebShop protocol '${String(mode)}'.`, field: 'protocol', allowed: ['fc', 'v0.2'] });
   const engine = options.engine ?? loadSharedWebShopEngine(options.dataDir, options.goals, options.goalSeed, options.humanInstructionsFile);
@@ -156,8 +147,6 @@ export function createWebShopEnvironment(options: WebShopEnvironmentOptions): En
 }
 
 class WebShopEpisode implements WebShopEpisodeDriver {
-  readonly webshop = true as const;
-  readonly rules: EffectRules = WEBSHOP_RULES;
   readonly info: Record<string, unknown>;
   private episodeTools: ToolSpec[];
   protected readonly state: WebShopEpisodeState;
@@ -286,8 +275,6 @@ class WebShopEpisode implements WebShopEpisodeDriver {
  * the FC episode, no tools, and the reference's opening and turn messages.
  */
 class WebShopTextEpisode extends WebShopEpisode implements WebShopTextEpisodeDriver {
-  readonly webshopText = true as const;
-  override readonly rules: EffectRules = WEBSHOP_TEXT_RULES;
 
   constructor(
     task: TaskRef,

@@ -1,24 +1,8 @@
-/** Which delta is the batch's score (protocol.md §6.1). DBBench's reference score is `delta_pass_rate`. */
-export type RewardMetric = 'delta_pass_rate' | 'delta_average_reward';
+import type { RewardMetric } from '../../episode/index.js';
+import type { BatchReward } from '../../run-dir/batch-artifacts.js';
 
-export const REWARD_METRICS: readonly RewardMetric[] = ['delta_pass_rate', 'delta_average_reward'];
-
-export interface BatchReward {
-  batchSize: number;
-  baselinePass: number;
-  patchedPass: number;
-  baselineAverage: number;
-  patchedAverage: number;
-  deltaPassRate: number;
-  deltaAverageReward: number;
-  metric: RewardMetric;
-  /** The metric's delta: the batch's reward. */
-  score: number;
-  /** Tasks that failed in the baseline and pass after the patch, and the reverse. */
-  rescued: number[];
-  regressed: number[];
-  unchanged: number;
-}
+export { REWARD_METRICS, type RewardMetric } from '../../episode/index.js';
+export type { BatchReward };
 
 /**
  * Reward of a patch on a batch, against the stored baseline (never a fresh unpatched rerun):

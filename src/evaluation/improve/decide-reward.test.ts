@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { PatchRejection } from '../../patch/index.js';
 import { decideReward, type RerunEvidence, type RewardDecision, type RewardEvidence } from './decide-reward.js';
-import { EVAL_STATUSES, type EvalStatus } from './eval-status.js';
+import { EVAL_STATUSES, type EvalStatus } from '../../episode/eval-status.js';
 
 // Batch of four tasks: #0 and #3 pass in the baseline, #1 and #2 fail.
 const baseline = new Map([[0, 1], [1, 0], [2, 0], [3, 1]]);

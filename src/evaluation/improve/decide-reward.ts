@@ -1,6 +1,6 @@
 import { noPatchStatus, type PatchRejection } from '../../patch/index.js';
 import { computeBatchReward, type BatchReward, type RewardMetric } from './batch-reward.js';
-import type { EvalStatus } from './eval-status.js';
+import type { EvalStatus } from '../../episode/eval-status.js';
 
 /** What the patched rerun of a batch gave, as far as the reward needs it. */
 export interface RerunEvidence {

@@ -4,10 +4,12 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { sandboxCompiler } from '../../cli/sandbox-compiler.js';
+import { sandboxCompiler } from '../../app/sandbox-compiler.js';
+import { webShopEnvironment } from '../../benchmarks/webshop/environment.js';
+import { BUILTIN_PATCH_RULES } from '../../testing/builtin-patch-rules.js';
+import { TEST_REGISTRY } from '../../testing/sim-baseline.fixture.js';
 import type { EpisodeRecord } from '../../episode/index.js';
-import type { Environment } from '../../environments/environment.js';
-import { createWebShopEnvironment } from '../../environments/webshop/webshop-environment.js';
+import type { Environment } from '../../runtime/environment.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import type { ChatRequest } from '../../models/chat-model.js';
 import { createScriptedModel, type ScriptedModel, type ScriptedReply } from '../../models/scripted-model.js';
@@ -15,8 +17,11 @@ import { validatePatch } from '../../patch/index.js';
 import { runEpisode } from '../../runtime/run-episode.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import type { RunManifest } from '../../store/run-manifest.js';
+import { EVIDENCE_MARKER } from '../../engineer/engineer-prompt.js';
+import { createLlmEngineer } from '../../engineer/llm-engineer.js';
+import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
-import { BATCH, contextMaker, dataDir, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from './scripted-loop.fixture.js';
+import { BATCH, contextMaker, dataDir, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from '../../testing/scripted-loop.fixture.js';
 
 // Each decision of the batch pipeline, driven by scripted targets and scripted engineers on real DBBench and
 // WebShop tasks, with patches compiled and run in the real sandbox. No simulated target.
@@ -140,7 +145,7 @@ describe('improveBatch: the stages before a rerun', () => {
     const failing = await baselineOf(target(() => wrong));
     const noop = { benchmark: 'dbbench', actions: [{ type: 'add_or_edit_skill', skill_id: 'quote_names', task_types: ['*'], text: 'Quote every identifier with backticks.' }] };
     // Valid as a patch: only the runtime no-op check of the options improveBatch builds rejects it.
-    expect((await validatePatch(noop, { bench: 'dbbench', compiler: sandboxCompiler(pool) })).kind).toBe('valid');
+    expect((await validatePatch(noop, { bench: 'dbbench', benchmarks: BUILTIN_PATCH_RULES, compiler: sandboxCompiler(pool) })).kind).toBe('valid');
     const answer = `The agent never quotes names.\n</think>\n<patch>${JSON.stringify(noop)}</patch>`;
     const model = followingSkill();
     const ctx = context({ target: model, engineer: engineer({ status: 'ok', proposal: { kind: 'response', text: `<think>\n${answer}`, protocol: 'full_think_patch' } }) });
@@ -195,7 +200,7 @@ describe('improveBatch: resume', () => {
 
 describe('improveBatch: WebShop task identity', () => {
   it('refuses a legacy patch off DBBench, and a rerun whose task manifests differ from the baseline, writing no result', async () => {
-    const shop = (goalSeed: number) => (): Promise<Environment> => Promise.resolve(createWebShopEnvironment({ dataDir, goals: 'synthetic', goalSeed }));
+    const shop = (goalSeed: number) => (): Promise<Environment> => Promise.resolve(webShopEnvironment({ dataDir, goals: 'synthetic', goalSeed }));
     // One search, then the first result is bought: an ordinary (wrong) purchase with a task manifest.
     // Search, open the first product, buy it: an ordinary purchase, whose record carries the task manifest.
     const buyer = () =>
@@ -212,7 +217,7 @@ describe('improveBatch: WebShop task identity', () => {
     const baseline = await baselineOf(buyer(), shop(233), tasks);
     expect(baseline.get(0)).toMatchObject({ outcome: expect.stringMatching(/^(success|wrong_answer)$/), rounds: 3, detail: { webshopTaskManifest: { goal_seed: 233, index: 0 } } });
     const ctx = context({
-      bench: 'webshop',
+      benchmark: TEST_REGISTRY.get('webshop'),
       split: 'synthetic',
       metric: 'delta_average_reward',
       // The rerun is played on another goal seed: the same indices are other tasks.
@@ -227,5 +232,25 @@ describe('improveBatch: WebShop task identity', () => {
     await expect(improveBatch(ctx, { tag: 'batch_000', taskIndices: tasks }, baseline)).rejects.toThrow(/identity mismatch: missing=\[\], unexpected=\[\], mismatched=\[0,1\]/);
     expect(existsSync(path.join(ctx.rootDir, 'batches', 'batch_000', 'result.json'))).toBe(false);
     expect(existsSync(path.join(ctx.rootDir, 'summary.json'))).toBe(false);
+  });
+});
+
+describe('improveBatch: the failure packet as a stage file', () => {
+  it('stores the packet the engineer saw, built from the usable baseline episodes, before the engineer is asked', async () => {
+    const failing = await baselineOf(target((task) => (task === 1 ? infra : wrong)));
+    const answers = createScriptedModel([{ content: `<think>\nQuote names.\n</think>\n<patch>${JSON.stringify(SKILL_PATCH)}</patch>` }]);
+    const llm = createLlmEngineer({ model: answers, protocol: 'full_think_patch' });
+    const ctx = context({ target: followingSkill(), engineer: llm });
+    const result = await improveBatch(ctx, BATCH, failing);
+    expect(result.excludedTasks).toEqual([1]);
+    const dir = new ImproveRunDir(ctx.rootDir).batch(BATCH.tag);
+    const packet = dir.readPacket()!;
+    expect(packet).toMatchObject({ schemaVersion: 1, bench: 'dbbench', format: 'dbbench-evidence-v1', stats: { tasks: 4, failures: 3 } });
+    // The engineer's prompt carries exactly the stored text after the evidence marker.
+    const user = String(dir.readPrompt()!.find((m) => m.role === 'user')?.content);
+    expect(user).toContain(`${EVIDENCE_MARKER}\n\n${packet.text}`);
+    // A resumed batch keeps the stored packet and asks nobody again.
+    expect(await improveBatch(ctx, BATCH, failing)).toEqual(result);
+    expect(answers.calls).toHaveLength(1);
   });
 });

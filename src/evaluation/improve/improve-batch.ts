@@ -2,33 +2,36 @@ import path from 'node:path';
 
 import type { EpisodeRecord } from '../../episode/index.js';
 import { isInfraOutcome } from '../../episode/index.js';
-import type { Engineer, EngineerResult } from '../../engineer/engineer.js';
-import type { Environment } from '../../environments/environment.js';
-import type { DbBenchOverlay } from '../../environments/dbbench/legacy-overlay.js';
+import type { Engineer } from '../../engineer/engineer.js';
+import { buildFailurePacket } from '../../engineer/failure-packet.js';
+import type { Environment } from '../../runtime/environment.js';
 import type { ChatModel } from '../../models/chat-model.js';
-import { describeRejection, validateEngineerResponse, validatePatch, type Benchmark, type HarnessPatch, type HookCompiler, type PatchVerdict } from '../../patch/index.js';
+import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
+import { compileRulesOf, describeRejection, validateEngineerResponse, validatePatch, type HarnessPatch, type HookCompiler, type PatchRulesLookup, type PatchVerdict } from '../../patch/index.js';
 import { createPythonHookProvider, type SandboxPool } from '../../sandbox/index.js';
-import { codeHooksOf, dbBenchOverlayOf } from '../../patch/patch-parts.js';
-import { assertRerunMatchesBaseline } from '../../environments/webshop/identity-manifest.js';
+import { codeHooksOf } from '../../patch/patch-parts.js';
 import { RUN_MANIFEST_VERSION } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
-import { readJsonArtifact, writeArtifact, writeJsonArtifact } from './artifact-files.js';
-import type { BatchReward, RewardMetric } from './batch-reward.js';
+import type { RewardMetric } from './batch-reward.js';
 import type { Batch } from './batches.js';
+import { BATCH_RESULT_VERSION, type BatchResult } from '../../run-dir/batch-artifacts.js';
+import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { decideReward, type RewardDecision, type RewardEvidence } from './decide-reward.js';
-import type { EvalStatus } from './eval-status.js';
 import { rerunCacheKey } from './rerun-cache-key.js';
 
-export const BATCH_RESULT_VERSION = 1 as const;
+export { BATCH_RESULT_VERSION, type BatchResult };
 
 /** Everything one batch needs; shared by all batches of an `improve` run. */
 export interface ImproveContext {
-  bench: Benchmark;
+  /** The benchmark of every batch: its engineer view, patch rules, evaluation rules. */
+  benchmark: AnyBenchmarkDefinition;
+  /** Every registered benchmark's patch rules (a patch may name another benchmark; the original checks it by its own rules). */
+  patchRules: PatchRulesLookup;
   split: string;
   rootDir: string;
-  /** A fresh environment for a rerun, with the patch's legacy overlay when it has one. */
-  openEnvironment(overlay?: DbBenchOverlay): Promise<Environment>;
+  /** A fresh environment for a rerun, with the legacy actions of the patch the benchmark honours at install. */
+  openEnvironment(patch?: HarnessPatch): Promise<Environment>;
   target: ChatModel;
   engineer: Engineer;
   compiler: HookCompiler;
@@ -49,35 +52,15 @@ export type ImproveEvent =
   | { kind: 'stage'; batchTag: string; stage: 'engineer' | 'validate' | 'rerun' | 'done'; detail?: string }
   | { kind: 'episode'; batchTag: string; done: number; total: number };
 
-/** The persisted outcome of one batch (`<run>/batches/<tag>/result.json`). */
-export interface BatchResult {
-  schemaVersion: typeof BATCH_RESULT_VERSION;
-  batchTag: string;
-  taskIndices: number[];
-  status: EvalStatus;
-  validPatch: boolean;
-  /** Tasks left out because their baseline episode itself failed for infrastructure reasons. */
-  excludedTasks: number[];
-  baseline: { pass: number; rewards: Record<string, number> };
-  patched: { pass: number; rewards: Record<string, number> } | null;
-  /** The reward actually credited: the delta when `scored`, 0 otherwise (`raw` keeps the measured delta). */
-  reward: { score: number; metric: RewardMetric; raw: BatchReward | null };
-  hookEffects: Record<string, number>;
-  hookFaults: number;
-  engineer: { label: string; symbolic: boolean };
-  rejection: string | null;
-  rerun: { cacheKey: string; cacheHit: boolean; attempts: number; infraFailures: number } | null;
-  notes: string[];
-}
-
 /**
  * One batch of the Harness-R1 loop: baseline episodes → engineer → validation → install + rerun → reward,
  * each stage leaving a file in `<run>/batches/<tag>/`, so a killed run resumes where it stopped. Reruns
  * live in `<run>/reruns/<cache key>/`: identical patches for the same batch share one.
  */
 export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRecords: ReadonlyMap<number, EpisodeRecord>): Promise<BatchResult> {
-  const dir = path.join(ctx.rootDir, 'batches', batch.tag);
-  const done = readJsonArtifact<BatchResult>(path.join(dir, 'result.json'));
+  const run = new ImproveRunDir(ctx.rootDir);
+  const dir = run.batch(batch.tag);
+  const done = dir.readResult();
   if (done?.schemaVersion === BATCH_RESULT_VERSION) return done;
 
   const episodes = batch.taskIndices.map((i) => baselineRecords.get(i)).filter((r): r is EpisodeRecord => r !== undefined);
@@ -90,11 +73,11 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     taskIndices: batch.taskIndices,
     excludedTasks,
     baseline: { pass: [...baselineRewards.values()].filter((r) => r >= ctx.threshold).length, rewards: Object.fromEntries(baselineRewards) },
-    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.symbolic },
+    engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' },
   };
   const finish = (result: Omit<BatchResult, keyof typeof base>): BatchResult => {
     const full: BatchResult = { ...base, ...result };
-    writeJsonArtifact(path.join(dir, 'result.json'), full);
+    dir.writeResult(full);
     ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'done', detail: full.status });
     return full;
   };
@@ -103,45 +86,49 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   const noScore = (decision: RewardDecision, extra: Partial<BatchResult> = {}) =>
     finish({ status: decision.status, validPatch: decision.validPatch, patched: null, reward: { score: decision.score, metric: ctx.metric, raw: decision.raw }, hookEffects: {}, hookFaults: 0, rejection: null, rerun: null, notes: [], ...extra });
 
-  writeJsonArtifact(path.join(dir, 'metadata.json'), { ...base, split: ctx.split, target: ctx.target.label, targetSimulated: ctx.target.simulated, threshold: ctx.threshold, metric: ctx.metric });
+  dir.writeMetadata({ ...base, split: ctx.split, target: ctx.target.label, targetSimulated: ctx.target.simulated, threshold: ctx.threshold, metric: ctx.metric });
   const untouched = decideReward(evidence);
   if (untouched) return noScore(untouched);
 
+  // The evidence, as a stage file: the failure packet the benchmark renders from the baseline episodes.
+  const input = { benchmark: ctx.benchmark.engineer, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold };
+  if (!dir.readPacket()) dir.writePacket(buildFailurePacket(input));
+
   // Engineer (its answer is kept, so a resumed run never asks twice).
-  let proposal = readJsonArtifact<EngineerResult>(path.join(dir, 'engineer.json'));
+  let proposal = dir.readEngineer();
   if (!proposal) {
     ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'engineer' });
-    proposal = await ctx.engineer.propose({ bench: ctx.bench, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold });
-    if (proposal.prompt) writeJsonArtifact(path.join(dir, 'prompt.json'), proposal.prompt);
-    if (proposal.status === 'ok' && proposal.proposal.kind === 'response') writeArtifact(path.join(dir, 'raw_response.txt'), proposal.proposal.text);
-    writeJsonArtifact(path.join(dir, 'engineer.json'), proposal);
+    proposal = await ctx.engineer.propose(input);
+    if (proposal.prompt) dir.writePrompt(proposal.prompt);
+    if (proposal.status === 'ok' && proposal.proposal.kind === 'response') dir.writeRawResponse(proposal.proposal.text);
+    dir.writeEngineer(proposal);
   }
   const engineerNotes = proposal.status === 'ok' ? (proposal.notes ?? []) : [];
   if (proposal.status === 'request_failed') return noScore(decideReward({ ...evidence, proposal: 'request_failed' }), { notes: [proposal.detail] });
   if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return noScore(decideReward({ ...evidence, proposal: 'no_patch' }), { notes: engineerNotes });
 
-  // Validation, exactly as the original (plus the runtime no-op check of the RL config). Legacy DSL actions
-  // run only on DBBench here, so other benchmarks require code hooks only, as the WebShop evaluator does.
+  // Validation, exactly as the original (plus the runtime no-op check of the RL config). A benchmark whose
+  // runtime executes no legacy DSL action requires code hooks only, as the WebShop evaluator does.
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'validate' });
-  const options = { bench: ctx.bench, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.bench !== 'dbbench' };
+  const options = { bench: ctx.benchmark.name, benchmarks: ctx.patchRules, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.benchmark.evaluation.codeHookOnly };
   const verdict: PatchVerdict =
     proposal.proposal.kind === 'response'
       ? await validateEngineerResponse(proposal.proposal.text, { ...options, protocol: proposal.proposal.protocol })
       : await validatePatch(proposal.proposal.patch, options);
-  writeJsonArtifact(path.join(dir, 'verdict.json'), verdict);
+  dir.writeVerdict(verdict);
   if (verdict.kind === 'invalid') {
     return noScore(decideReward({ ...evidence, proposal: 'proposed', verdict }), { rejection: describeRejection(verdict.rejection), notes: engineerNotes });
   }
   const patch = verdict.patch;
-  writeJsonArtifact(path.join(dir, 'patch.json'), patch);
+  dir.writePatch(patch);
 
   // Install and rerun the same tasks with the same target (cached by patch + batch + context).
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'rerun' });
   const tasks = [...baselineRewards.keys()];
   const cacheKey = rerunCacheKey({ batchTag: batch.tag, taskIndices: tasks, patch, context: ctx.rerunContext });
-  const rerunDir = path.join(ctx.rootDir, 'reruns', cacheKey);
+  const rerunDir = run.rerunDir(cacheKey);
   const { records, attempts, cacheHit } = await rerun(ctx, batch.tag, patch, tasks, rerunDir);
-  checkTaskIdentity(episodes, records);
+  ctx.benchmark.evaluation.checkRerun?.(episodes, records);
   const infra = records.filter((r) => isInfraOutcome(r.outcome));
   const hookEffects: Record<string, number> = {};
   let hookFaults = 0;
@@ -174,21 +161,6 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   });
 }
 
-/**
- * Environments that record a task identity (WebShop's task manifest, protocol.md §6.5) must see the same
- * tasks in the rerun as in the baseline: a mismatch is a hard error, never a score.
- */
-function checkTaskIdentity(baseline: readonly EpisodeRecord[], rerun: readonly EpisodeRecord[]): void {
-  const identity = (r: EpisodeRecord): string | undefined => {
-    const manifest = r.detail.webshopTaskManifest as { sha256?: unknown } | undefined;
-    return typeof manifest?.sha256 === 'string' ? manifest.sha256 : undefined;
-  };
-  const before = new Map(baseline.flatMap((r) => (identity(r) ? [[r.task.index, identity(r)!] as const] : [])));
-  if (before.size === 0) return;
-  const after = new Map(rerun.flatMap((r) => (identity(r) ? [[r.task.index, identity(r)!] as const] : [])));
-  assertRerunMatchesBaseline(before, after, { requireComplete: false });
-}
-
 async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
   const cacheHit = RunStore.exists(dir) && (() => {
     const s = RunStore.open(dir);
@@ -197,19 +169,18 @@ async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch,
     return complete;
   })();
   const codeHooks = codeHooksOf(patch);
-  const overlay = dbBenchOverlayOf(patch);
   const store = RunStore.exists(dir)
     ? RunStore.open(dir)
     : RunStore.create(dir, {
-        schemaVersion: RUN_MANIFEST_VERSION, runId: path.basename(dir), createdAt: new Date().toISOString(), bench: ctx.bench, split: ctx.split,
+        schemaVersion: RUN_MANIFEST_VERSION, runId: path.basename(dir), createdAt: new Date().toISOString(), bench: ctx.benchmark.name, split: ctx.split,
         taskIndices: tasks, target: { spec: String(ctx.rerunContext.target ?? ''), label: ctx.target.label, simulated: ctx.target.simulated },
         patch: null, options: { batchTag, rerunOf: 'patch', ...ctx.rerunContext },
       });
   let attempts = 0;
   try {
     if (!cacheHit) {
-      const hooks = await createPythonHookProvider(ctx.pool, codeHooks, { benchmark: ctx.bench, label: `patch for ${batchTag}` });
-      const environment = await ctx.openEnvironment(overlay);
+      const hooks = await createPythonHookProvider(ctx.pool, codeHooks, { rules: compileRulesOf(ctx.benchmark.patch), label: `patch for ${batchTag}` });
+      const environment = await ctx.openEnvironment(patch);
       try {
         for (attempts = 1; attempts <= 1 + ctx.maxInfraRetries; attempts++) {
           await runBatch({

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Engineer } from '../../engineer/engineer.js';
-import type { PreviousAttempt } from '../../engineer/revision-context.js';
+import type { PreviousAttempt } from '../../engineer/previous-attempt.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { improveRun, type ImproveRunOptions } from './improve-run.js';
 import type { ImproveContext } from './improve-batch.js';
-import { contextMaker, dbbench, engineer, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from './scripted-loop.fixture.js';
+import { contextMaker, dbbench, engineer, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from '../../testing/scripted-loop.fixture.js';
 
 // The whole loop with scripted targets and engineers: the stored baseline, its bounded infrastructure
 // retries, resume, the summary, and the revision pass and what it is shown.

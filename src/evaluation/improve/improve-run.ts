@@ -1,14 +1,11 @@
-import path from 'node:path';
-
 import { isInfraOutcome, type EpisodeRecord } from '../../episode/index.js';
-import type { Environment } from '../../environments/environment.js';
+import type { Environment } from '../../runtime/environment.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { runBatch } from '../run-batch.js';
-import type { EngineerResult } from '../../engineer/engineer.js';
-import type { PreviousAttempt } from '../../engineer/revision-context.js';
-import { readJsonArtifact, writeJsonArtifact } from './artifact-files.js';
+import type { PreviousAttempt } from '../../engineer/previous-attempt.js';
+import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import type { Batch } from './batches.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
 import { summarizeImprove, type ImproveSummary } from './summarize-improve.js';
@@ -33,7 +30,8 @@ export interface ImproveRunOptions {
 export async function improveRun(options: ImproveRunOptions): Promise<{ results: BatchResult[]; summary: ImproveSummary; baseline: EpisodeRecord[] }> {
   const { context: ctx, batches } = options;
   const allTasks = batches.flatMap((b) => b.taskIndices);
-  const baselineDir = path.join(ctx.rootDir, 'baseline');
+  const run = new ImproveRunDir(ctx.rootDir);
+  const baselineDir = run.baselineDir;
   const manifest: RunManifest = {
     ...options.baselineManifest,
     schemaVersion: RUN_MANIFEST_VERSION,
@@ -64,8 +62,8 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
     const revised = ctx.revise && ctx.engineer.revise && (first.status === 'scored' || first.status === 'inert') ? ctx.engineer.revise(previousAttempt(ctx, first)) : undefined;
     if (revised) results.push(await improveBatch({ ...ctx, engineer: revised }, { tag: `${batch.tag}-revision`, taskIndices: batch.taskIndices }, byIndex));
   }
-  const summary = summarizeImprove(ctx, results);
-  writeJsonArtifact(path.join(ctx.rootDir, 'summary.json'), summary);
+  const summary = summarizeImprove({ bench: ctx.benchmark.name, split: ctx.split, target: ctx.target, engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' } }, results);
+  run.writeSummary(summary);
   return { results, summary, baseline };
 }
 
@@ -74,14 +72,15 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
  * and the episodes that still fail (the engineer's revision context picks what its benchmark shows).
  */
 function previousAttempt(ctx: ImproveContext, result: BatchResult): PreviousAttempt {
-  const dir = path.join(ctx.rootDir, 'batches', result.batchTag);
-  const engineer = readJsonArtifact<EngineerResult>(path.join(dir, 'engineer.json'));
+  const run = new ImproveRunDir(ctx.rootDir);
+  const dir = run.batch(result.batchTag);
+  const engineer = dir.readEngineer();
   const rawOutput = engineer?.status === 'ok' && engineer.proposal.kind === 'response' ? engineer.proposal.text : '';
   const raw = result.reward.raw;
   const flips = { correctToWrong: raw?.regressed ?? [], wrongToCorrect: raw?.rescued ?? [] };
   let rerunRecords: EpisodeRecord[] = [];
   if (result.rerun) {
-    const store = RunStore.open(path.join(ctx.rootDir, 'reruns', result.rerun.cacheKey));
+    const store = RunStore.open(run.rerunDir(result.rerun.cacheKey));
     rerunRecords = store.records();
     store.close();
   }
@@ -92,7 +91,7 @@ function previousAttempt(ctx: ImproveContext, result: BatchResult): PreviousAtte
     },
     flips,
     rawOutput,
-    patch: readJsonArtifact<unknown>(path.join(dir, 'patch.json')) ?? null,
+    patch: dir.readPatch() ?? null,
     regressions: rerunRecords.filter((r) => flips.correctToWrong.includes(r.task.index)),
     improvements: rerunRecords.filter((r) => flips.wrongToCorrect.includes(r.task.index)),
     stillFailing: rerunRecords.filter((r) => !isInfraOutcome(r.outcome) && r.reward < ctx.threshold && !flips.correctToWrong.includes(r.task.index)),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { computeBatchReward } from './batch-reward.js';
-import type { EvalStatus } from './eval-status.js';
+import type { EvalStatus } from '../../episode/eval-status.js';
 import type { BatchResult } from './improve-batch.js';
 import { summarizeImprove } from './summarize-improve.js';
 

@@ -1,17 +1,7 @@
-import type { EvalStatus } from './eval-status.js';
-import type { BatchResult } from './improve-batch.js';
+import type { EvalStatus } from '../../episode/eval-status.js';
+import { IMPROVE_SUMMARY_VERSION, type BatchResult, type ImproveSummary } from '../../run-dir/batch-artifacts.js';
 
-export const IMPROVE_SUMMARY_VERSION = 1 as const;
-
-export interface ImproveSummary {
-  schemaVersion: typeof IMPROVE_SUMMARY_VERSION;
-  bench: string;
-  split: string;
-  target: { label: string; simulated: boolean };
-  engineer: { label: string; symbolic: boolean };
-  batches: { tag: string; status: EvalStatus; baselinePass: number; patchedPass: number | null; tasks: number; score: number; rescued: number[]; regressed: number[]; hookEffects: number }[];
-  totals: { batches: number; scored: number; meanScore: number; baselinePass: number; patchedPass: number; tasks: number; missingEvaluations: number; byStatus: Partial<Record<EvalStatus, number>> };
-}
+export { IMPROVE_SUMMARY_VERSION, type ImproveSummary };
 
 /** What the summary says about the run besides its batches (an `ImproveContext` fits). */
 export interface SummaryContext {

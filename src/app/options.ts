@@ -1,0 +1,152 @@
+/**
+ * Options of the commands that play episodes, as zod schemas. A command's flags are parsed once into one
+ * validated object; a config file (`--config harness.json`) holds the same keys and is validated by the same
+ * schema, its values standing in for flags that were not given. Errors are ConfigErrors that name the flag
+ * and, where there is a fixed set, the allowed values.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { z } from 'zod';
+
+import { ConfigError, REWARD_METRICS } from '../episode/index.js';
+import { DEFAULT_BATCH_SIZE } from '../evaluation/improve/batches.js';
+
+/** `--flag-name` of a camelCase key. */
+export function flagOf(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** An integer option given as text (a flag) or a number (a config file), within bounds. */
+export function intOption(key: string, min: number, max: number) {
+  return z.union([z.number(), z.string()]).transform((value, ctx) => {
+    const n = typeof value === 'number' ? value : /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!Number.isInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `${flagOf(key)} must be an integer from ${min} to ${max}, got '${String(value)}'.` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** One of a fixed set of values. */
+export function choiceOption<const T extends readonly [string, ...string[]]>(key: string, values: T) {
+  return z.string().transform((value, ctx) => {
+    if (!(values as readonly string[]).includes(value)) {
+      ctx.addIssue({ code: 'custom', message: `Unknown ${flagOf(key)} '${value}'. Allowed: ${values.join(', ')}.` });
+      return z.NEVER;
+    }
+    return value as T[number];
+  });
+}
+
+/** Options every episode-playing command shares. */
+const episodeOptions = {
+  bench: z.string(),
+  split: z.string().optional(),
+  tasks: z.string().optional(),
+  target: z.string(),
+  runDir: z.string().optional(),
+  dataDir: z.string().optional(),
+  maxRounds: intOption('maxRounds', 1, 10_000).optional(),
+  protocol: z.string().optional(),
+  json: z.boolean().optional(),
+};
+
+export const RunOptionsSchema = z.object({
+  ...episodeOptions,
+  concurrency: intOption('concurrency', 1, 256).default(1),
+  resume: z.boolean().optional(),
+  retryInfra: z.boolean().optional(),
+  patch: z.string().optional(),
+  hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
+  /** Worker kills after which a hook is switched off for the rest of an episode (default 2; 0 never). */
+  hookKillLimit: intOption('hookKillLimit', 0, 1000).optional(),
+  /** Cap on one serialized episode record (default `HARNESS_MAX_RECORD_BYTES`, else 16 MiB). */
+  maxRecordBytes: intOption('maxRecordBytes', 1, 2 ** 31 - 1).optional(),
+  banner: z.string().optional(),
+});
+export type RunOptions = z.infer<typeof RunOptionsSchema>;
+
+export { DEFAULT_BATCH_SIZE };
+
+export const ImproveOptionsSchema = z.object({
+  ...episodeOptions,
+  engineer: z.string().default('symbolic'),
+  concurrency: intOption('concurrency', 1, 256).default(4),
+  batchSize: intOption('batchSize', 1, 100_000).default(DEFAULT_BATCH_SIZE),
+  batches: intOption('batches', 1, 100_000).optional(),
+  metric: choiceOption('metric', REWARD_METRICS as readonly ['delta_pass_rate', 'delta_average_reward']).optional(),
+  revise: z.boolean().optional(),
+  banner: z.string().optional(),
+});
+export type ImproveOptions = z.infer<typeof ImproveOptionsSchema>;
+
+/** Splits what a command received into its own options and the benchmark-specific rest. */
+export function splitOptions(schema: z.ZodObject, received: Record<string, unknown>): { own: Record<string, unknown>; bench: Record<string, unknown> } {
+  const ownKeys = new Set(Object.keys(schema.shape));
+  const own: Record<string, unknown> = {};
+  const bench: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(received)) {
+    if (value === undefined || key === 'config') continue;
+    (ownKeys.has(key) ? own : bench)[key] = value;
+  }
+  return { own, bench };
+}
+
+/** Validates with a schema; the first issue becomes a ConfigError naming its flag (or config field). */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where = ''): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const key = issue.path.map(String).join('.');
+  const field = key === '' ? 'options' : key;
+  if (issue.code === 'custom') throw new ConfigError({ message: `${where}${issue.message}`, field });
+  if (issue.code === 'invalid_value' && 'values' in issue) {
+    const given = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), value);
+    throw new ConfigError({ message: `${where}Unknown ${flagOf(key)} '${String(given)}'.`, field, allowed: issue.values.map(String) });
+  }
+  const present = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), value);
+  if (issue.code === 'invalid_type' && present === undefined) throw new ConfigError({ message: `${where}${flagOf(key)} is required.`, field });
+  if (issue.code === 'unrecognized_keys') {
+    throw new ConfigError({ message: `${where}unknown setting(s): ${issue.keys.join(', ')}.`, field: issue.keys[0] ?? field });
+  }
+  throw new ConfigError({ message: `${where}${flagOf(key)}: ${issue.message}.`, field });
+}
+
+/** A config file: the command's settings (camelCase keys, as the flags) and benchmark modules by name. */
+export interface ConfigFile {
+  file: string;
+  settings: Record<string, unknown>;
+  /** Benchmark name → module path (resolved against the config file's folder). */
+  benchmarks: Record<string, string>;
+}
+
+const ConfigFileSchema = z.object({ benchmarks: z.record(z.string(), z.string()).optional() }).catchall(z.unknown());
+
+/** Reads and checks `--config FILE` (JSON). */
+export function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new ConfigError({ message: `Cannot read config file ${file}: ${(cause as Error).message}`, field: 'config', cause });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new ConfigError({ message: `Config file ${file} is not valid JSON: ${(cause as Error).message}`, field: 'config', cause });
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError({ message: `Config file ${file} must hold a JSON object.`, field: 'config' });
+  const parsed = parseWith(ConfigFileSchema, json, `${file}: `);
+  const { benchmarks = {}, ...settings } = parsed;
+  const dir = path.dirname(path.resolve(file));
+  return { file, settings, benchmarks: Object.fromEntries(Object.entries(benchmarks).map(([name, p]) => [name, path.resolve(dir, p)])) };
+}
+
+/** Flags given win; config values fill the rest. */
+export function withConfig(received: Record<string, unknown>, config: ConfigFile | undefined): Record<string, unknown> {
+  const given = Object.fromEntries(Object.entries(received).filter(([, v]) => v !== undefined));
+  return { ...(config?.settings ?? {}), ...given };
+}

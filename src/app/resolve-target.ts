@@ -1,0 +1,71 @@
+import { ConfigError } from '../episode/index.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { startFakeOpenAIServer } from '../models/fake-openai-server.js';
+import { parseModelSpec } from '../models/model-spec.js';
+import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
+import { loadScriptedModelFile } from '../models/scripted-model.js';
+import type { BenchmarkRegistry } from '../benchmarks/registry.js';
+export interface ResolvedTarget {
+  model: ChatModel & Partial<Pick<OpenAICompatibleModel, 'endpoint' | 'listModels'>>;
+  /** Stops whatever the target started (the simulated target's local server). */
+  close(): Promise<void>;
+}
+
+/**
+ * Turns a target SPEC into a chat model. A simulated target is served over a local OpenAI-compatible
+ * HTTP server and reached through the same client as a real server, so the real code path runs.
+ */
+export async function resolveTarget(spec: string, context: { dataDir?: string; registry: BenchmarkRegistry; bench?: string; taskFile?: string }): Promise<ResolvedTarget> {
+  const parsed = parseModelSpec(spec, { field: 'target' });
+  switch (parsed.kind) {
+    case 'openai': {
+      const model = createOpenAICompatibleModel({ baseURL: parsed.baseURL, model: parsed.model, ...parsed.settings });
+      return { model, close: async () => {} };
+    }
+    case 'scripted':
+      return { model: loadScriptedModelFile(parsed.path), close: async () => {} };
+    case 'sim': {
+      if (!context.dataDir) throw new ConfigError({ message: 'The simulated target needs the data directory.', field: 'dataDir' });
+      const { latency_ms: latencyText, ...simParams } = parsed.params;
+      const latencyMs = latencyText === undefined ? 0 : Number(latencyText);
+      if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
+        throw new ConfigError({ message: `latency_ms must be an integer number of milliseconds (0..600000), got '${latencyText}'.`, field: 'target' });
+      }
+      const reply = simulatedReplier(context.registry, parsed.bench, context.dataDir, new URLSearchParams(simParams), context.taskFile);
+      const server = await startFakeOpenAIServer({
+        recordRequests: false,
+        models: [`sim-${parsed.bench}`],
+        handler: (request) => {
+          const r = reply(request);
+          return { kind: 'raw', status: r.status, body: r.body as Record<string, unknown>, ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) };
+        },
+      });
+      const query = new URLSearchParams(parsed.params).toString();
+      const label = `sim:${parsed.bench}?${query || 'seed=0'} (simulated target)`;
+      const base = createOpenAICompatibleModel({ baseURL: server.url, model: `sim-${parsed.bench}`, label, retry: { maxAttempts: 1 } });
+      const model: ResolvedTarget['model'] = {
+        label,
+        simulated: true,
+        complete: (request) => base.complete(request),
+        endpoint: base.endpoint,
+        listModels: (signal) => base.listModels(signal),
+      };
+      return { model, close: () => server.close() };
+    }
+    case 'symbolic':
+      throw new ConfigError({ message: "'symbolic' is an engineer, not a target model.", field: 'target', allowed: ['openai:<base-url>#<model>', ...simSpecs(context.registry), 'scripted:<file>'] });
+  }
+}
+
+/** `sim:<name>` for every benchmark with a simulated target. */
+export function simSpecs(registry: BenchmarkRegistry): string[] {
+  return registry.all().flatMap((d) => (d.simulation ? [`sim:${d.name}`] : []));
+}
+
+/** The simulated target of a benchmark as a request → HTTP reply function. */
+/** `taskFile` is the task file the run plays (`--data`, `--games`), so the target knows its tasks as it knows the shipped ones. */
+function simulatedReplier(registry: BenchmarkRegistry, bench: string, dataDir: string, params: URLSearchParams, taskFile: string | undefined): (request: unknown) => { status: number; body: unknown } {
+  const simulation = registry.find(bench)?.simulation;
+  if (!simulation) throw new ConfigError({ message: `There is no simulated target for '${bench}'.`, field: 'target', allowed: simSpecs(registry) });
+  return simulation.create(params, { dataDir, ...(taskFile !== undefined ? { taskFile } : {}) });
+}

@@ -1,0 +1,84 @@
+import { createAlfworldGame, type AlfworldGame } from '../../../environments/alfworld/alfworld-engine.js';
+import { ConfigError } from '../../../episode/index.js';
+import { alfworldGameFilePaths, loadAlfworldGamesFile, type AlfworldGameRecord } from '../../../environments/alfworld/load-games.js';
+import { loadAlfworldLogic, type AlfworldLogicSet, type AlfworldWording } from '../../../environments/alfworld/load-logic.js';
+import { agentBenchInitialObservation } from '../../../environments/alfworld/render-observation.js';
+
+/**
+ * Finds the game behind a first user message ("Here is your task. {observation} AVAILABLE ACTIONS: …", or
+ * only the part before "AVAILABLE ACTIONS" when a v0.2 history reduction has cut it):
+ * games with the same goal are opened and their initial observation and admissible list compared.
+ * Results are cached per message text.
+ */
+export interface AlfworldGameIndex {
+  /** Every shipped game whose first message is this one (trials of one scene can share it), in file order. */
+  candidates(firstUserMessage: string): AlfworldGameRecord[];
+  /** A game in its initial state (one cached instance per game and wording; reset on every call). */
+  freshGame(game: AlfworldGameRecord, wording: AlfworldWording): AlfworldGame;
+}
+
+export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], logic: AlfworldLogicSet): AlfworldGameIndex {
+  const byGoal = new Map<string, AlfworldGameRecord[]>();
+  for (const g of games) {
+    const key = g.goal.toLowerCase();
+    const list = byGoal.get(key) ?? [];
+    list.push(g);
+    byGoal.set(key, list);
+  }
+  const intros = new Map<string, string>();
+  const found = new Map<string, AlfworldGameRecord[]>();
+  const engines = new Map<string, AlfworldGame>();
+  const introOf = (g: AlfworldGameRecord, wording: AlfworldWording): string => {
+    const key = `${wording}\u0000${g.id}`;
+    let text = intros.get(key);
+    if (text === undefined) {
+      const reset = createAlfworldGame(g, { wording, logic }).reset();
+      text = `Here is your task. ${agentBenchInitialObservation(reset.observation)} AVAILABLE ACTIONS: ${reset.admissible.join('\n')}`;
+      intros.set(key, text);
+    }
+    return text;
+  };
+  return {
+    candidates(message) {
+      const cached = found.get(message);
+      if (cached) return cached;
+      const goal = /Your task is to: (.*?\.)/.exec(message)?.[1]?.toLowerCase();
+      const wanted = message.trimEnd();
+      // A v0.2 task message is cut at "AVAILABLE ACTIONS" once answered; then only the text before it is compared.
+      const listed = message.includes(' AVAILABLE ACTIONS: ');
+      const introText = (g: AlfworldGameRecord, wording: AlfworldWording): string => (listed ? introOf(g, wording) : (introOf(g, wording).split(' AVAILABLE ACTIONS: ')[0] ?? ''));
+      const list = (goal === undefined ? [] : (byGoal.get(goal) ?? [])).filter((g) => introText(g, '2.1.1') === wanted || introText(g, '2.1.2') === wanted);
+      found.set(message, list);
+      return list;
+    },
+    freshGame(game, wording) {
+      const key = `${wording}\u0000${game.id}`;
+      let engine = engines.get(key);
+      if (!engine) {
+        engine = createAlfworldGame(game, { wording, logic });
+        engines.set(key, engine);
+      }
+      engine.reset();
+      return engine;
+    },
+  };
+}
+
+/**
+ * The index over the games files a run plays (`--games`, first) and the shipped games. A shipped file that
+ * cannot be read is left out: the target then does not know its games, and a run that plays them fails on
+ * loading them itself, naming the file and line.
+ */
+export function loadAlfworldGameIndex(dataDir: string, gamesFiles: readonly string[] = []): AlfworldGameIndex {
+  const given = gamesFiles.flatMap((file) => loadAlfworldGamesFile(file));
+  const ids = new Set(given.map((g) => g.id));
+  const shipped = alfworldGameFilePaths(dataDir).flatMap((file) => {
+    try {
+      return loadAlfworldGamesFile(file);
+    } catch (error) {
+      if (error instanceof ConfigError) return [];
+      throw error;
+    }
+  });
+  return createAlfworldGameIndex([...given, ...shipped.filter((g) => !ids.has(g.id))], loadAlfworldLogic(dataDir));
+}

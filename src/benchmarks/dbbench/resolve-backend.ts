@@ -1,0 +1,20 @@
+import { ConfigError } from '../../episode/index.js';
+import type { DbBackend } from '../../environments/dbbench/backend.js';
+import { createMariaDbBackend } from '../../environments/dbbench/mariadb-backend.js';
+import { createSqliteBackend } from '../../environments/dbbench/sqlite-backend.js';
+
+export const BACKENDS = ['sqlite', 'mariadb'] as const;
+
+/** The DBBench database: embedded SQLite by default, MariaDB/MySQL when a DSN is given. */
+export async function resolveDbBackend(name: string | undefined, dsn: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<DbBackend> {
+  const chosen = name ?? (dsn ? 'mariadb' : 'sqlite');
+  if (chosen === 'sqlite') return createSqliteBackend();
+  if (chosen === 'mariadb') {
+    const url = dsn ?? env.HARNESS_MARIADB_DSN;
+    if (!url) {
+      throw new ConfigError({ message: "--backend mariadb needs --dsn mysql://user:pass@host:port (or HARNESS_MARIADB_DSN).", field: 'dsn' });
+    }
+    return await createMariaDbBackend({ dsn: url });
+  }
+  throw new ConfigError({ message: `Unknown backend '${chosen}'.`, field: 'backend', allowed: BACKENDS });
+}

@@ -1,0 +1,71 @@
+/**
+ * What the patch validator knows about WebShop (protocol.md §3.3–3.9): the legacy DSL vocabulary the original
+ * validates for it, how its runtime treats legacy actions, and the numbered-instance rule.
+ */
+import { MODULE_FLAGS, type PatchRules } from '../../patch/index.js';
+
+export const WEBSHOP_PATCH_RULES: PatchRules = {
+  name: 'webshop',
+  title: 'WebShop',
+  legacyRuntime: 'overlay_rules',
+  numberedInstances: false,
+  legacy: {
+    tools: ['search_action', 'click_action'],
+    configFields: {
+      ...MODULE_FLAGS,
+      h2_click_similarity_threshold: { type: 'float', min: 0, max: 1 },
+      h2_repeat_click_block_after: { type: 'int', min: 1, max: 10 },
+      h4_search_loop_threshold: { type: 'int', min: 1, max: 20 },
+      h4_duplicate_search_threshold: { type: 'int', min: 1, max: 10 },
+      h4_product_stall_turns: { type: 'int', min: 1, max: 20 },
+      h4_hint_max_words: { type: 'int', min: 10, max: 120 },
+      h4_warn_threshold: { type: 'int', min: 1, max: 20 },
+      h4_force_threshold: { type: 'int', min: 1, max: 20 },
+      price_tolerance: { type: 'float', min: 0, max: 0.5 },
+      h5_top_k: { type: 'int', min: 0, max: 5 },
+      h5_cold_start_max_words: { type: 'int', min: 5, max: 120 },
+      h5_score_threshold: { type: 'float', min: 0, max: 100 },
+    },
+    promptConfigFields: ['price_tolerance'],
+    conditionPaths: [
+      'action.tool',
+      'action.value',
+      'action.value_normalized',
+      'action.final_action',
+      'state.page_type',
+      'state.has_search_bar',
+      'state.clickables',
+      'state.buy_now_available',
+      'state.back_to_search_count',
+      'state.duplicate_search_count',
+      'state.product_stall_turns',
+      'state.same_click_count',
+      'state.remaining_steps',
+      'state.current_price',
+      'state.price_max',
+      'task.task_type',
+      'task.required_color',
+      'task.required_size',
+      'task.required_material',
+    ],
+    conditionPathAliases: {
+      'state.parsed_budget_constraint': 'state.price_max',
+      'state.budget': 'state.price_max',
+      'state.budget_max': 'state.price_max',
+      'state.max_price': 'state.price_max',
+    },
+    conditionPredicates: [
+      'required_options_unselected',
+      'product_price_over_budget',
+      'same_click_repeated',
+      'duplicate_search_repeated',
+      'search_loop_detected',
+      'product_page_stalled',
+      'buy_now_available',
+      'search_not_available',
+      'action_not_admissible',
+    ],
+    triggers: { guard: ['before_action'], recovery: ['post_step', 'budget_check'] },
+    effects: { guard: ['block_and_prompt', 'force_action', 'rewrite_action'], recovery: ['inject_hint', 'force_action'] },
+  },
+};
