@@ -61,9 +61,10 @@ describe('createImproveProgress', () => {
     progress.event({ kind: 'episode', batchTag: 'b1', done: 2, total: 3, outcome: 'success' });
     progress.event({ kind: 'stage', batchTag: 'b1', stage: 'done', detail: 'inert' });
     const text = out.text();
-    expect(text.split('\r\u001b[2K').filter(Boolean)).toHaveLength(3);
-    expect(text).toContain('b1 rerun: 2/3 episodes, successes 2');
-    const last = text.split('\r\u001b[2K').at(-1)!;
-    expect(last).toMatch(/^b1: done → inert \(1 batch\(es\) done, elapsed \d+ ms\)\n$/);
+    const parts = text.split('\r\u001b[2K').filter(Boolean);
+    expect(parts).toHaveLength(2);
+    expect(parts[0]).toMatch(/^b1 rerun: 1\/3 episodes, successes 1, /);
+    // the last progress line stays, ended, above the stage line
+    expect(parts[1]).toMatch(/^b1 rerun: 2\/3 episodes, successes 2, [^\n]*\nb1: done → inert \(1 batch\(es\) done, elapsed \d+ ms\)\n$/);
   });
 });

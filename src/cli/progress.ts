@@ -100,8 +100,9 @@ export function createImproveProgress(stream: NodeJS.WriteStream = process.stder
       liveLine = true;
     } else stream.write(`${line}\n`);
   };
+  // A stage line keeps the last progress line above it, ended.
   const settle = (line: string) => {
-    if (stream.isTTY && liveLine) stream.write('\r\u001b[2K');
+    if (stream.isTTY && liveLine) stream.write('\n');
     liveLine = false;
     stream.write(`${line}\n`);
   };
