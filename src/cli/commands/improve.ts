@@ -11,6 +11,7 @@ import { writeReport } from '../../report/write-report.js';
 import { createSandboxPool } from '../../sandbox/index.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
+import { batchReasons } from '../batch-reasons.js';
 import { createImproveProgress } from '../progress.js';
 import { renderImproveSummary } from '../render-improve-summary.js';
 import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
@@ -81,6 +82,7 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
     if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
     else {
       out.write(`${renderImproveSummary(summary, modelTurns, metric)}\n`);
+      for (const line of batchReasons(runDir, summary)) out.write(`${line}\n`);
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)\n`);
       out.write(`report: ${report}\nrun directory: ${runDir}\n`);
     }
