@@ -64,6 +64,8 @@ export const RunOptionsSchema = z.object({
   hookKillLimit: intOption('hookKillLimit', 0, 1000).optional(),
   /** Cap on one serialized episode record (default `HARNESS_MAX_RECORD_BYTES`, else 16 MiB). */
   maxRecordBytes: intOption('maxRecordBytes', 1, 2 ** 31 - 1).optional(),
+  /** Print every task's row at the end instead of the shortened table. */
+  tasksTable: z.boolean().optional(),
   banner: z.string().optional(),
 });
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

@@ -16,7 +16,9 @@ export const ENGINEER_SPEC_FORMS = ['symbolic', 'openai:<base-url>#<model>[?opti
 /**
  * Turns an engineer SPEC into an engineer: `symbolic` (built-in, offline, rule-based), an OpenAI-compatible
  * server (the reference prefill protocol: `<think>\n` prefill continued by the server, thinking on,
- * temperature 0, 12288 max tokens unless the SPEC says otherwise), or a scripted file of answers.
+ * temperature 0, 12288 max tokens unless the SPEC says otherwise; with `engineer_protocol=auto`, the
+ * default, a server that refuses the prefill request is asked in `full_think_patch` instead), or a
+ * scripted file of answers.
  */
 export async function resolveEngineer(spec: string, _context: { dataDir?: string } = {}): Promise<ResolvedEngineer> {
   const parsed = parseModelSpec(spec, { field: 'engineer' });
@@ -24,6 +26,10 @@ export async function resolveEngineer(spec: string, _context: { dataDir?: string
     case 'symbolic':
       return { engineer: createSymbolicEngineer(), close: async () => {} };
     case 'openai': {
+      const choice = parsed.engineerProtocol ?? 'auto';
+      // The same server asked without the prefill extensions (the user's own settings still apply).
+      const plain = () => createOpenAICompatibleModel({ baseURL: parsed.baseURL, model: parsed.model, ...parsed.settings });
+      if (choice === 'full') return { engineer: createLlmEngineer({ model: plain(), protocol: 'full_think_patch' }), close: async () => {} };
       const model = createOpenAICompatibleModel({
         baseURL: parsed.baseURL,
         model: parsed.model,
@@ -31,7 +37,10 @@ export async function resolveEngineer(spec: string, _context: { dataDir?: string
         chatTemplateKwargs: { enable_thinking: true },
         ...parsed.settings,
       });
-      return { engineer: createLlmEngineer({ model, protocol: 'prefill_think_patch' }), close: async () => {} };
+      return {
+        engineer: createLlmEngineer({ model, protocol: 'prefill_think_patch', ...(choice === 'auto' ? { fullThinkFallback: plain() } : {}) }),
+        close: async () => {},
+      };
     }
     case 'scripted':
       // A scripted engineer answers as an LLM would (the whole completion text after the prefill).

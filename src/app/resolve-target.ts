@@ -19,6 +19,7 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
   const parsed = parseModelSpec(spec, { field: 'target' });
   switch (parsed.kind) {
     case 'openai': {
+      if (parsed.engineerProtocol !== undefined) throw new ConfigError({ message: `engineer_protocol is an engineer option; the target '${spec}' is asked with tool calls.`, field: 'target' });
       const model = createOpenAICompatibleModel({ baseURL: parsed.baseURL, model: parsed.model, ...parsed.settings });
       return { model, close: async () => {} };
     }

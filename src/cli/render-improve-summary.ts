@@ -1,24 +1,34 @@
 import Table from 'cli-table3';
 
+import type { RewardMetric } from '../episode/index.js';
 import type { ImproveSummary } from '../evaluation/improve/improve-run.js';
 import type { ModelTurnHealth } from '../evaluation/model-turn-health.js';
 import { renderModelTurnHealth } from './render-summary.js';
+import { tableStyle } from './colour.js';
+import { formatSigned } from './format.js';
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pp`;
+
+/** The batch reward in the unit of its metric: percentage points of pass rate, or a mean-reward difference. */
+function rewardText(x: number, metric: RewardMetric): string {
+  return metric === 'delta_pass_rate' ? pct(x) : formatSigned(x);
+}
+
+const METRIC_LABEL: Record<RewardMetric, string> = { delta_pass_rate: 'Δ pass rate', delta_average_reward: 'Δ mean reward' };
 
 /**
  * The closing table of `improve`: baseline vs patched per batch, flips, status, hooks fired; then the
  * silent-zero alarm over the baseline and rerun episodes when `health` is given.
  */
-export function renderImproveSummary(s: ImproveSummary, health?: ModelTurnHealth): string {
-  const table = new Table({ head: ['batch', 'tasks', 'baseline', 'patched', 'delta', 'rescued', 'regressed', 'status', 'hook effects'], style: { head: [] } });
+export function renderImproveSummary(s: ImproveSummary, health?: ModelTurnHealth, metric: RewardMetric = 'delta_pass_rate'): string {
+  const table = new Table({ head: ['batch', 'tasks', 'baseline pass', 'patched pass', `reward (${METRIC_LABEL[metric]})`, 'rescued', 'regressed', 'status', 'hook effects'], style: tableStyle() });
   for (const b of s.batches) {
     table.push([
       b.tag,
       b.tasks,
       b.baselinePass,
       b.patchedPass ?? '-',
-      b.patchedPass === null ? '-' : pct(b.score),
+      b.patchedPass === null ? '-' : rewardText(b.score, metric),
       b.rescued.join(' ') || '-',
       b.regressed.join(' ') || '-',
       b.status,
@@ -30,7 +40,7 @@ export function renderImproveSummary(s: ImproveSummary, health?: ModelTurnHealth
     table.toString(),
     `target:   ${s.target.label}${s.target.simulated ? ' — SIMULATED TARGET, not a real model' : ''}`,
     `engineer: ${s.engineer.label}${s.engineer.symbolic ? ' — built-in symbolic engineer, not an LLM' : ''}`,
-    `total: ${t.baselinePass}/${t.tasks} passed before, ${t.patchedPass}/${t.tasks} after; mean batch reward ${pct(t.meanScore)} over ${t.batches - t.missingEvaluations} batch(es)`,
+    `total: ${t.baselinePass}/${t.tasks} passed before, ${t.patchedPass}/${t.tasks} after; mean batch reward (${METRIC_LABEL[metric]}) ${rewardText(t.meanScore, metric)} over ${t.batches - t.missingEvaluations} batch(es)`,
     `statuses: ${Object.entries(t.byStatus).map(([k, n]) => `${k} ${n}`).join(', ')}`,
   ];
   if (t.missingEvaluations > 0) lines.push(`missing evaluations: ${t.missingEvaluations} batch(es) could not be rerun for infrastructure reasons; they are not results (resume to retry).`);

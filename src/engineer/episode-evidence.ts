@@ -87,3 +87,13 @@ export function countExcluded(excluded: readonly EpisodeEvidence[]): Array<[Infr
 export function byRewardThenIndex(a: EpisodeEvidence, b: EpisodeEvidence): number {
   return a.reward - b.reward || a.index - b.index;
 }
+
+/**
+ * The packet's line when it has no failure trace: all scored tasks passed, or — a different thing — no
+ * task was scored at all (every episode an infrastructure failure, or none recorded).
+ */
+export function noFailureTraceLine(selection: Pick<BatchSelection, 'scored'>): string {
+  return selection.scored.length === 0
+    ? 'No scored tasks: every episode of this batch ended in an infrastructure failure or is missing, so there is no evidence about the target.'
+    : 'No failures: every scored task reached the pass threshold.';
+}

@@ -54,13 +54,57 @@ export interface LlmEngineerOptions {
   signal?: AbortSignal;
   /** Default `llm:<model label>`. */
   label?: string;
+  /**
+   * With `prefill_think_patch`: the same server asked without the prefill extensions. When the server
+   * refuses the prefill request itself (HTTP 400, 404, 405, 415 or 422: hosted APIs and servers that
+   * reject `continue_final_message`, `add_generation_prompt` or `chat_template_kwargs`), the engineer
+   * switches to the release's `full_think_patch` protocol on this model — no prefill, the model writes
+   * `<think>…</think><patch>…</patch>` itself — for that batch and every later one, and says so in the notes.
+   */
+  fullThinkFallback?: ChatModel;
+  /** Shared by an engineer and its revisions: set once the server refused the prefill request. */
+  switchState?: { refusal?: string };
 }
+
+/** HTTP statuses by which a server refuses a request's shape (fields, roles), not its load. */
+const REFUSAL_STATUSES = new Set([400, 404, 405, 415, 422]);
+
+type Attempt = EngineerResult & { refusal?: string };
 
 function isEmpty(text: string): boolean {
   return text.trim() === '';
 }
 
 export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
+  const state = options.switchState ?? {};
+  const first = createSingleProtocolEngineer(options);
+  const fallback = options.fullThinkFallback;
+  if (fallback === undefined || options.protocol !== 'prefill_think_patch') return { ...first, propose: async (input) => stripRefusal(await first.propose(input)) };
+  const full = createSingleProtocolEngineer({ ...options, model: fallback, protocol: 'full_think_patch' });
+  const switchNote = () => `the engineer server refused the prefill request (${state.refusal}); full_think_patch protocol used instead (no prefill, no chat-template extensions)`;
+  return {
+    label: first.label,
+    kind: 'llm',
+    revise: (previous) => createLlmEngineer({ ...options, revision: previous, switchState: state }),
+    async propose(input) {
+      if (state.refusal === undefined) {
+        const result: Attempt = await first.propose(input);
+        if (result.refusal === undefined) return stripRefusal(result);
+        state.refusal = result.refusal;
+      }
+      const result = stripRefusal(await full.propose(input));
+      if (result.status === 'ok') return { ...result, notes: [switchNote(), ...(result.notes ?? [])] };
+      return { ...result, detail: `${result.detail} (after: ${switchNote()})` };
+    },
+  };
+}
+
+function stripRefusal(result: Attempt): EngineerResult {
+  const { refusal: _refusal, ...rest } = result;
+  return rest as EngineerResult;
+}
+
+function createSingleProtocolEngineer(options: LlmEngineerOptions): Omit<Engineer, 'propose'> & { propose(input: EngineerInput): Promise<Attempt> } {
   const maxTokens = options.maxTokens ?? DEFAULT_ENGINEER_MAX_TOKENS;
   const temperature = options.temperature ?? DEFAULT_ENGINEER_TEMPERATURE;
   const emptyRetries = Math.max(0, options.emptyResponseRetries ?? 1);
@@ -97,7 +141,13 @@ export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
           response = await options.model.complete({ messages, temperature, maxTokens, ...(options.signal ? { signal: options.signal } : {}) });
         } catch (error) {
           if (!isModelCallError(error)) throw error;
-          return { status: 'request_failed', detail: `engineer request failed: ${error.message}`, prompt: messages };
+          const refused = error.status !== undefined && REFUSAL_STATUSES.has(error.status);
+          return {
+            status: 'request_failed',
+            detail: `engineer request failed: ${error.message}`,
+            prompt: messages,
+            ...(refused ? { refusal: `HTTP ${error.status}${error.serverMessage ? `: ${error.serverMessage.slice(0, 200)}` : ''}` } : {}),
+          };
         }
         text = reassembleEngineerText({ content: response.message.content, reasoning: response.message.reasoning ?? null }, reassembly);
         if (!isEmpty(text)) break;

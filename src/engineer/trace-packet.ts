@@ -16,7 +16,7 @@
  * - budget: approximate tokens are characters / 4 (rounded up); traces are added while the text stays
  *   within `maxApproxTokens`, and the first trace is always added.
  */
-import { byRewardThenIndex, countExcluded, type BatchSelection, type EpisodeEvidence } from './episode-evidence.js';
+import { byRewardThenIndex, countExcluded, noFailureTraceLine, type BatchSelection, type EpisodeEvidence } from './episode-evidence.js';
 import { clipHead, clipMiddle, collapseWhitespace, tidyLines } from './packet-text.js';
 import { sanitizeEvidenceText, type SanitizeMode } from './sanitize-evidence.js';
 import { isTextProtocol, taskMessages } from './trace-signals.js';
@@ -184,7 +184,7 @@ export function renderTracePacket(
     if (next > 1 && approxTokens(measure(next)) > limits.maxApproxTokens) break;
     count = next;
   }
-  const body = sections.length === 0 ? `${measure(0)}\n\nNo failures: every scored task reached the pass threshold.` : measure(count);
+  const body = sections.length === 0 ? `${measure(0)}\n\n${noFailureTraceLine(selection)}` : measure(count);
   const text = `${body}\n\n${renderFooter(count, ordered.length, approxTokens(body))}`;
   return { text, included: count, truncated: count < ordered.length };
 }

@@ -13,6 +13,7 @@
  *   - `timeout` = seconds per attempt
  *   - `attempts` = total attempts including retries (1 disables retries)
  *   - `key_env` = name of the environment variable holding the API key (default OPENAI_API_KEY)
+ *   - `engineer_protocol` = `auto` | `prefill` | `full` — engineers only: how the engineer is asked (default auto)
  *   - caps on what the server may send (positive integers; see `response-limits.ts` for what each does):
  *     `max_body_bytes` (default 16777216), `max_content_chars` (262144), `max_reasoning_chars` (262144),
  *     `max_tool_args_chars` (65536), `max_tool_calls` (16)
@@ -38,6 +39,15 @@ export const MODEL_SPEC_FORMS: readonly string[] = [
   'symbolic',
 ];
 
+/**
+ * How an LLM engineer asks: `prefill` (the reference: a `<think>\n` prefill the server continues, which needs
+ * `continue_final_message` / `add_generation_prompt` / `chat_template_kwargs`), `full` (the release's
+ * `full_think_patch`: none of them, the model writes the whole `<think>…</think><patch>…</patch>`), or
+ * `auto` (the default: prefill, and full from the first request the server refuses).
+ */
+export const ENGINEER_PROTOCOL_CHOICES = ['auto', 'prefill', 'full'] as const;
+export type EngineerProtocolChoice = (typeof ENGINEER_PROTOCOL_CHOICES)[number];
+
 /** The adapter settings an `openai:` SPEC can carry; spread them into `createOpenAICompatibleModel`. */
 export type OpenAISpecSettings = Pick<
   OpenAICompatibleModelOptions,
@@ -56,7 +66,8 @@ export type OpenAISpecSettings = Pick<
 >;
 
 export type ModelSpec =
-  | { kind: 'openai'; baseURL: string; model: string; settings: OpenAISpecSettings }
+  /** `engineerProtocol` (SPEC option `engineer_protocol`) only means something for an engineer. */
+  | { kind: 'openai'; baseURL: string; model: string; settings: OpenAISpecSettings; engineerProtocol?: EngineerProtocolChoice }
   /** `params` holds every query parameter verbatim (`seed` and `faults` included) for the simulation to read. */
   | { kind: 'sim'; bench: string; seed: number | undefined; faults: string | undefined; params: Record<string, string> }
   | { kind: 'scripted'; path: string }
@@ -75,6 +86,7 @@ export const OPENAI_SPEC_OPTIONS: readonly string[] = [
   'timeout',
   'attempts',
   'key_env',
+  'engineer_protocol',
   ...Object.values(RESPONSE_LIMIT_OPTION),
 ];
 
@@ -141,6 +153,7 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
   const chatTemplateKwargs: Record<string, unknown> = {};
   const extraBody: Record<string, unknown> = {};
   const limits: Partial<ResponseLimits> = {};
+  let engineerProtocol: EngineerProtocolChoice | undefined;
   for (const [key, value] of Object.entries(params)) {
     const limit = LIMIT_OF_OPTION.get(key);
     if (limit !== undefined) {
@@ -183,6 +196,10 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
       case 'attempts':
         settings.retry = { maxAttempts: readNumber(key, value, fail, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1') };
         break;
+      case 'engineer_protocol':
+        if (!(ENGINEER_PROTOCOL_CHOICES as readonly string[]).includes(value)) fail(`engineer_protocol must be one of ${ENGINEER_PROTOCOL_CHOICES.join(', ')}`, ENGINEER_PROTOCOL_CHOICES);
+        engineerProtocol = value as EngineerProtocolChoice;
+        break;
       case 'key_env':
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) fail(`key_env must be an environment variable name, got '${value}'`);
         settings.apiKeyEnv = value;
@@ -192,7 +209,7 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
   if (Object.keys(chatTemplateKwargs).length > 0) settings.chatTemplateKwargs = chatTemplateKwargs;
   if (Object.keys(extraBody).length > 0) settings.extraBody = extraBody;
   if (Object.keys(limits).length > 0) settings.limits = limits;
-  return { kind: 'openai', baseURL, model, settings };
+  return { kind: 'openai', baseURL, model, settings, ...(engineerProtocol === undefined ? {} : { engineerProtocol }) };
 }
 
 function parseSim(rest: string, fail: Fail): ModelSpec {

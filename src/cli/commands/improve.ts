@@ -11,6 +11,8 @@ import { writeReport } from '../../report/write-report.js';
 import { createSandboxPool } from '../../sandbox/index.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
+import { batchReasons } from '../batch-reasons.js';
+import { createImproveProgress } from '../progress.js';
 import { renderImproveSummary } from '../render-improve-summary.js';
 import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
 import { modelTurnHealthOf } from '../../report/render-model-turns.js';
@@ -44,9 +46,7 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
-    const log = (line: string) => {
-      if (!o.json) process.stderr.write(`${line}\n`);
-    };
+    const progress = o.json ? null : createImproveProgress(process.stderr);
     const { summary } = await improveRun({
       batches,
       baselineEnvironment,
@@ -71,19 +71,18 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
         maxInfraRetries: 2,
         ...(o.revise ? { revise: true } : {}),
         rerunContext: { target: o.target, bench: definition.name, split, ...backendOptions, threshold: 1, metric },
-        onProgress: (e) => {
-          if (e.kind === 'stage') log(`${e.batchTag}: ${e.stage}${e.detail ? ` → ${e.detail}` : ''}`);
-          else if (e.done === e.total) log(`${e.batchTag}: ${e.total} episode(s) recorded`);
-        },
+        onProgress: (e) => progress?.event(e),
       },
     });
+    progress?.stop();
     const written = await writeReport({ runDir });
     const report = written.file;
     const modelTurns = modelTurnHealthOf(written.artifacts);
     const unshipped = opened.data?.unshipped;
     if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
     else {
-      out.write(`${renderImproveSummary(summary, modelTurns)}\n`);
+      out.write(`${renderImproveSummary(summary, modelTurns, metric)}\n`);
+      for (const line of batchReasons(runDir, summary)) out.write(`${line}\n`);
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)\n`);
       out.write(`report: ${report}\nrun directory: ${runDir}\n`);
     }

@@ -14,7 +14,7 @@ import { RunStore } from '../../store/run-store.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
-import { renderRunSummary } from '../render-summary.js';
+import { renderRunSummary, SHORT_TASK_TABLE_ROWS } from '../render-summary.js';
 import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
 import { MODEL_TURN_WARN_SHARE, summarizeModelTurns } from '../../evaluation/model-turn-health.js';
 import { describeResponseLimits } from '../../models/response-limits.js';
@@ -110,7 +110,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     if (o.json) {
       out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
-      out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label)}\n`);
+      out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label, { fullTable: o.tasksTable === true })}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
       const unshipped = opened.data?.unshipped;
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${environment.split} are not shipped with the data (listed in run.json)\n`);
@@ -151,6 +151,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--max-record-bytes <n>', `cap on one stored episode record; a record over it is stored as that episode's model_error (default ${DEFAULT_MAX_RECORD_BYTES}, or ${MAX_RECORD_BYTES_ENV})`)
+    .option('--tasks-table', `print every task's row at the end (default: at most ${SHORT_TASK_TABLE_ROWS}, those that did not succeed first)`)
     .option('--config <file>', 'a JSON file with the same settings (camelCase keys, e.g. {"concurrency": 8}); flags win')
     .option('--json', 'print a machine-readable summary on stdout');
   addBenchmarkFlags(command, ctx.registry)

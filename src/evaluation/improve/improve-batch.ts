@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import type { EpisodeRecord } from '../../episode/index.js';
+import type { EpisodeRecord, Outcome } from '../../episode/index.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { Engineer } from '../../engineer/engineer.js';
 import { buildFailurePacket } from '../../engineer/failure-packet.js';
@@ -50,7 +50,7 @@ export interface ImproveContext {
 
 export type ImproveEvent =
   | { kind: 'stage'; batchTag: string; stage: 'engineer' | 'validate' | 'rerun' | 'done'; detail?: string }
-  | { kind: 'episode'; batchTag: string; done: number; total: number };
+  | { kind: 'episode'; batchTag: string; done: number; total: number; /** Set when an episode just finished. */ outcome?: Outcome };
 
 /**
  * One batch of the Harness-R1 loop: baseline episodes → engineer → validation → install + rerun → reward,
@@ -185,7 +185,7 @@ async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch,
         for (attempts = 1; attempts <= 1 + ctx.maxInfraRetries; attempts++) {
           await runBatch({
             environment, model: ctx.target, hooks, taskIndices: tasks, store, concurrency: ctx.concurrency, retryInfra: attempts > 1,
-            onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag, done: p.done, total: p.total }),
+            onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag, done: p.done, total: p.total, ...(p.record ? { outcome: p.record.outcome } : {}) }),
           });
           if (tasks.every((i) => store.isDone(i, true))) break;
         }

@@ -46,7 +46,7 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
     for (let attempt = 1; attempt <= 1 + ctx.maxInfraRetries; attempt++) {
       await runBatch({
         environment: options.baselineEnvironment, model: ctx.target, hooks: NO_HOOKS, taskIndices: allTasks, store, concurrency: ctx.concurrency, retryInfra: attempt > 1,
-        onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag: 'baseline', done: p.done, total: p.total }),
+        onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag: 'baseline', done: p.done, total: p.total, ...(p.record ? { outcome: p.record.outcome } : {}) }),
       });
       if (allTasks.every((i) => store.isDone(i, true))) break;
     }

@@ -6,7 +6,7 @@
  */
 import { AGENT_OUTCOMES } from '../../../episode/index.js';
 import { dbBenchTraceSignals, renderDbBenchTrace, type DbBenchTraceSignals } from './dbbench-trace.js';
-import { byRewardThenIndex, countExcluded, type BatchSelection, type EpisodeEvidence } from '../../../engineer/episode-evidence.js';
+import { byRewardThenIndex, countExcluded, noFailureTraceLine, type BatchSelection, type EpisodeEvidence } from '../../../engineer/episode-evidence.js';
 import type { DbBenchEvidenceLimits } from './dbbench-evidence-limits.js';
 import { clipHead, formatReward } from '../../../engineer/packet-text.js';
 import type { SanitizeMode } from '../../../engineer/sanitize-evidence.js';
@@ -126,7 +126,7 @@ export function renderDbBenchEvidence(selection: BatchSelection, limits: DbBench
     OVERVIEW_HEADING,
     clipHead(renderDbBenchOverview(selection), limits.maxOverviewChars),
     TRACES_HEADING,
-    ...(traces.length > 0 ? traces : ['No failures: every scored task reached the pass threshold.']),
+    ...(traces.length > 0 ? traces : [noFailureTraceLine(selection)]),
   ];
   const full = sections.join('\n\n');
   const text = clipHead(full, limits.maxEvidenceChars, EVIDENCE_TRUNCATED_MARK);

@@ -155,6 +155,13 @@ describe('buildFailurePacket on a real simulated DBBench baseline (dev 0:20, see
     expect(packet.stats).toMatchObject({ failures: 0, included: 0 });
   });
 
+  it('says that nothing was scored, not that everything passed, when every episode is an infrastructure failure', () => {
+    const broken = records.slice(0, 4).map((r) => ({ ...r, outcome: 'model_error' as const, reward: 0 }));
+    const packet = buildFailurePacket(engineerInput(broken));
+    expect(packet.text).toContain('## Failure Traces\n\nNo scored tasks: every episode of this batch ended in an infrastructure failure');
+    expect(packet.text).not.toContain('every scored task reached');
+  });
+
   it('is the renderer each built-in benchmark names in its definition', () => {
     for (const name of TEST_REGISTRY.names()) expect(engineerBenchmark(name).packet.format).toBe(name === 'dbbench' ? 'dbbench-evidence-v1' : `${name}-trace-packet-v1`);
   });
