@@ -35,6 +35,8 @@ export default defineBenchmark<z.infer<typeof options>>({
   defaultSplit: 'dev',
   defaultRounds: { fc: KV_DEFAULT_MAX_ROUNDS },
   taskFileOption: 'data',
+  // The tasks ship in this folder: the shared data directory is not read.
+  needsDataDir: false,
   options: {
     schema: options,
     flags: [
