@@ -8,6 +8,7 @@ import type { BenchmarkRegistry } from '../benchmarks/registry.js';
 import { ConfigError } from '../episode/index.js';
 import type { HarnessPatch } from '../patch/index.js';
 import { fileSplitLabel } from '../config/data-file.js';
+import { dataDirPath, resolveDataDir } from '../config/data-dir.js';
 import { flagOf, parseWith } from './options.js';
 
 export interface BenchmarkChoice {
@@ -18,6 +19,14 @@ export interface BenchmarkChoice {
   maxRounds?: number;
   /** The benchmark's own options, already validated (see `benchmarkOptions`). */
   options: Record<string, unknown>;
+}
+
+/**
+ * The data directory a command hands the benchmark: checked to exist, unless the benchmark reads nothing
+ * from it (`needsDataDir: false`) and the user named none.
+ */
+export function dataDirFor(definition: AnyBenchmarkDefinition, explicit: string | undefined): string {
+  return definition.needsDataDir === false && explicit === undefined ? dataDirPath() : resolveDataDir(explicit);
 }
 
 /** The protocol a command asked for (the benchmark's default when none). */

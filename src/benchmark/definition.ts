@@ -106,6 +106,11 @@ export interface BenchmarkDefinition<O extends Record<string, unknown> = Record<
    * `games`): the run's split is then `file:<name>`, and the simulated target learns the file's tasks.
    */
   readonly taskFileOption?: string;
+  /**
+   * Whether the benchmark reads the shared data directory (`--data-dir`, `HARNESS_DATA_DIR`); default true.
+   * A benchmark that ships its own tasks says false, and commands then do not require the directory to exist.
+   */
+  readonly needsDataDir?: boolean;
   /** The benchmark's own flags and the schema that validates them (and the same keys in a config file). */
   readonly options: { readonly flags: readonly BenchmarkFlag[]; readonly schema: z.ZodType<O> };
   open(request: OpenRequest<O>): Promise<OpenedEnvironment>;

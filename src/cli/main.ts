@@ -30,7 +30,12 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   registerProbeCommand(program);
   registerEnvCheckCommand(program, ctx);
   registerSplitsCommand(program);
-  registerValidateCommand(program, { openCompiler: openSandboxCompiler, benchmarks: ctx.registry.patchRules(), benchmarkNames: ctx.registry.names() });
+  registerValidateCommand(program, {
+    openCompiler: openSandboxCompiler,
+    benchmarks: ctx.registry.patchRules(),
+    benchmarkNames: ctx.registry.names(),
+    resolveBench: async (value) => (looksLikePath(value) ? (await ctx.registry.resolve(value)).name : value),
+  });
   return program;
 }
 

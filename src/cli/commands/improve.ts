@@ -2,7 +2,6 @@ import path from 'node:path';
 
 import type { Command } from 'commander';
 
-import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { makeBatches } from '../../evaluation/improve/batches.js';
 import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batch-reward.js';
@@ -14,7 +13,7 @@ import { parseTaskRange } from '../parse-task-range.js';
 import { batchReasons } from '../batch-reasons.js';
 import { createImproveProgress } from '../progress.js';
 import { renderImproveSummary } from '../render-improve-summary.js';
-import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
+import { benchmarkOptions, chooseProtocol, chooseSplit, dataDirFor, openBenchmark } from '../../app/open-environment.js';
 import { modelTurnHealthOf } from '../../report/render-model-turns.js';
 import { DEFAULT_BATCH_SIZE, ImproveOptionsSchema, parseWith, splitOptions, type ImproveOptions } from '../../app/options.js';
 import { addBenchmarkFlags, benchmarkOf, benchNames, receivedOptions, type CliContext } from '../cli-context.js';
@@ -32,7 +31,7 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
   if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
   const metric: RewardMetric = o.metric ?? definition.evaluation.defaultMetric;
-  const dataDir = resolveDataDir(o.dataDir);
+  const dataDir = dataDirFor(definition, o.dataDir);
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
   const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
   const opened = await openBenchmark(choice);

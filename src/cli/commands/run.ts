@@ -2,7 +2,6 @@ import path from 'node:path';
 
 import type { Command } from 'commander';
 
-import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { runBatch } from '../../evaluation/run-batch.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
@@ -15,7 +14,7 @@ import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
 import { renderRunSummary, SHORT_TASK_TABLE_ROWS } from '../render-summary.js';
-import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
+import { benchmarkOptions, chooseProtocol, chooseSplit, dataDirFor, openBenchmark } from '../../app/open-environment.js';
 import { MODEL_TURN_WARN_SHARE, summarizeModelTurns } from '../../evaluation/model-turn-health.js';
 import { describeResponseLimits } from '../../models/response-limits.js';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
@@ -35,7 +34,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
   const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
 
-  const dataDir = resolveDataDir(o.dataDir);
+  const dataDir = dataDirFor(definition, o.dataDir);
   let pool: SandboxPool | undefined;
   let patch: RunPatch | undefined;
   if (o.patch !== undefined) {

@@ -23,6 +23,8 @@ export interface ValidateCommandDeps {
   benchmarks: PatchRulesLookup;
   /** Names for messages. */
   benchmarkNames: readonly string[];
+  /** Turns a `--bench` value into a benchmark name (a module path names the benchmark it defines); default: as given. */
+  resolveBench?: (value: string) => Promise<string>;
   /** Opens the hook compiler; called only when the patch has a code hook to compile. */
   openCompiler?: () => Promise<CompilerHandle>;
 }
@@ -51,7 +53,8 @@ export async function validateCommand(
   deps: ValidateCommandDeps,
   out: Pick<NodeJS.WriteStream, 'write'> = process.stdout,
 ): Promise<number> {
-  const bench = o.bench === undefined ? undefined : o.bench.toLowerCase();
+  const given = o.bench === undefined || deps.resolveBench === undefined ? o.bench : await deps.resolveBench(o.bench);
+  const bench = given === undefined ? undefined : given.toLowerCase();
   if (bench !== undefined && !deps.benchmarks(bench)) {
     throw new ConfigError({ message: `Unknown --bench '${o.bench}'.`, field: 'bench', allowed: deps.benchmarkNames });
   }
@@ -139,7 +142,7 @@ export function registerValidateCommand(program: Command, deps: ValidateCommandD
     .command('validate')
     .description('Validate a Harness-R1 patch (or an engineer response) exactly as the original validator does.')
     .argument('<patch>', 'a patch JSON file, or an engineer response with --protocol')
-    .option('--bench <bench>', `the caller's benchmark (${deps.benchmarkNames.join(', ')}); the patch's own "benchmark" wins`)
+    .option('--bench <bench>', `the caller's benchmark (${deps.benchmarkNames.join(', ')}, or the path of a benchmark module); the patch's own "benchmark" wins`)
     .option('--protocol <protocol>', `patch (default) or how to read a response: ${PATCH_FILE_PROTOCOLS.filter((p) => p !== 'patch').join(', ')}`)
     .option('--strict', "tighten the original's quirks (benchmark mismatch, duplicate hooks, non-string description, ...)")
     .option('--code-hook-only', 'reject legacy DSL actions (require_code_hook_only_patch)')
