@@ -16,7 +16,7 @@ export function resolveDataDir(explicit?: string, env: NodeJS.ProcessEnv = proce
   const dir = path.resolve(chosen);
   if (!existsSync(dir)) {
     throw new ConfigError({
-      message: `Data directory not found: ${dir}. Pass --data-dir DIR or set HARNESS_DATA_DIR to the folder holding dbbench/, alfworld/ and webshop/.`,
+      message: `Data directory not found: ${dir}. Pass --data-dir DIR or set HARNESS_DATA_DIR to the benchmark data folder (one subfolder per benchmark, named as the benchmark).`,
       field: 'dataDir',
     });
   }
