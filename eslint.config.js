@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  * root, the CLI and test support import the concrete benchmarks; the runtime imports only interfaces.
  */
 const FOLDERS = [
-  'episode', 'python', 'config', 'statistics', 'models', 'environments', 'hooks', 'store', 'runtime', 'sandbox',
+  'episode', 'python', 'config', 'statistics', 'models', 'environments', 'hooks', 'store', 'task-splits', 'runtime', 'sandbox',
   'patch', 'engineer', 'run-dir', 'benchmark', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing',
 ];
 const LAYERS = {
@@ -20,6 +20,7 @@ const LAYERS = {
   environments: FOLDERS.filter((f) => !['environments', 'episode', 'python', 'config'].includes(f)),
   hooks: FOLDERS.filter((f) => !['hooks', 'episode', 'python'].includes(f)),
   store: FOLDERS.filter((f) => !['store', 'episode', 'python', 'config'].includes(f)),
+  'task-splits': FOLDERS.filter((f) => !['task-splits', 'episode', 'python', 'config'].includes(f)),
   runtime: FOLDERS.filter((f) => !['runtime', 'episode', 'python', 'environments', 'hooks', 'models'].includes(f)),
   sandbox: FOLDERS.filter((f) => !['sandbox', 'episode', 'python', 'hooks'].includes(f)),
   patch: FOLDERS.filter((f) => !['patch', 'episode', 'python', 'hooks'].includes(f)),

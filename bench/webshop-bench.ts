@@ -12,7 +12,7 @@ import path from 'node:path';
 import { resolveDataDir } from '../src/config/data-dir.js';
 import { playAllGoldPurchases } from '../src/environments/webshop/gold-purchase.js';
 import { readJsonFile, WEBSHOP_FILES } from '../src/environments/webshop/load-catalogue.js';
-import { createPythonRandom } from '../src/environments/webshop/python-random.js';
+import { createPythonRandom } from '../src/python/python-random.js';
 import { createWebShopSearch } from '../src/environments/webshop/search.js';
 import { createWebShopSession } from '../src/environments/webshop/session.js';
 import { loadWebShopEngine } from '../src/environments/webshop/webshop-engine.js';

@@ -34,7 +34,7 @@ export function chooseProtocol(registry: BenchmarkRegistry, definition: AnyBench
   if (value === undefined) return definition.protocols[0]!;
   if (definition.protocols.includes(value)) return value;
   const known = new Set(registry.all().flatMap((d) => d.protocols));
-  // A protocol another benchmark plays: the benchmark itself says why it does not (e.g. DBBench plays FC only).
+  // A protocol another benchmark plays: the benchmark itself says why it does not (e.g. one that plays FC only).
   if (known.has(value)) return value;
   throw new ConfigError({ message: `Unknown --protocol '${value}'.`, field: 'protocol', allowed: [...known] });
 }

@@ -11,6 +11,7 @@ import type { EngineerBenchmark } from '../engineer/engineer.js';
 import type { HarnessPatch, PatchRules } from '../patch/index.js';
 import type { Environment } from '../runtime/environment.js';
 import type { RunDataNotes } from '../store/run-manifest.js';
+import type { PaperSplits } from '../task-splits/index.js';
 
 /** One benchmark-specific command-line flag, e.g. `--grading <rule>`, parsed into the options object under `key`. */
 export interface BenchmarkFlag {
@@ -120,6 +121,8 @@ export interface BenchmarkDefinition<O extends Record<string, unknown> = Record<
   readonly simulation?: SimulatedTarget;
   readonly envCheck?: EnvCheck;
   readonly demo?: BenchmarkDemo;
+  /** The paper's task partitions (test, validation, sft_train, rl_train): `harness-r1 splits`. */
+  readonly paperSplits?: PaperSplits;
 }
 
 /** Declares a benchmark; the identity function that gives a definition its type. */

@@ -67,3 +67,33 @@ export function benchmarkOf(ctx: CliContext, bench: string): Promise<AnyBenchmar
 export function benchNames(ctx: CliContext): string {
   return ctx.registry.names().join(', ');
 }
+
+/** `--split` help: each registered benchmark's named splits, its default first. */
+export function splitHelp(registry: BenchmarkRegistry): string {
+  return registry
+    .all()
+    .map((d) => `${d.name}: ${[d.defaultSplit, ...d.splits.filter((s) => s !== d.defaultSplit)].join(', ')}`)
+    .join('; ');
+}
+
+/** `--max-rounds` help: each registered benchmark's default rounds per protocol. */
+export function roundsHelp(registry: BenchmarkRegistry): string {
+  return registry
+    .all()
+    .map((d) => {
+      const [first, ...rest] = d.protocols.map((p) => [p, d.defaultRounds[p]] as const).filter(([, n]) => n !== undefined);
+      if (first === undefined) return d.name;
+      return `${d.name} ${first[1]}${rest.map(([p, n]) => ` (${p}: ${n})`).join('')}`;
+    })
+    .join(', ');
+}
+
+/** `--protocol` help: the benchmarks that play more than one protocol, and which (the first is the default). */
+export function protocolHelp(registry: BenchmarkRegistry): string {
+  const groups = new Map<string, string[]>();
+  for (const d of registry.all().filter((b) => b.protocols.length > 1)) {
+    const key = d.protocols.map((p, i) => (i === 0 ? `${p} (default)` : p)).join(' or ');
+    groups.set(key, [...(groups.get(key) ?? []), d.name]);
+  }
+  return [...groups].map(([protocols, names]) => `${names.join(', ')}: ${protocols}`).join('; ');
+}

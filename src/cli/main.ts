@@ -29,7 +29,7 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   registerPacketCommand(program, ctx);
   registerProbeCommand(program);
   registerEnvCheckCommand(program, ctx);
-  registerSplitsCommand(program);
+  registerSplitsCommand(program, ctx.registry);
   registerValidateCommand(program, {
     openCompiler: openSandboxCompiler,
     benchmarks: ctx.registry.patchRules(),

@@ -20,7 +20,7 @@ export function resolveDataDir(explicit?: string, env: NodeJS.ProcessEnv = proce
   const dir = dataDirPath(explicit, env);
   if (!existsSync(dir)) {
     throw new ConfigError({
-      message: `Data directory not found: ${dir}. Pass --data-dir DIR or set HARNESS_DATA_DIR to the folder holding dbbench/, alfworld/ and webshop/.`,
+      message: `Data directory not found: ${dir}. Pass --data-dir DIR or set HARNESS_DATA_DIR to the benchmark data folder (one subfolder per benchmark, named as the benchmark).`,
       field: 'dataDir',
     });
   }

@@ -66,7 +66,7 @@ export type PacketLimits = Readonly<Record<string, number>>;
 
 /** A benchmark's packet layout. */
 export interface PacketRenderer<L extends PacketLimits = PacketLimits> {
-  /** Names the layout, e.g. `dbbench-evidence-v1`. */
+  /** Names the layout, e.g. `<bench>-evidence-v1`. */
   readonly format: string;
   readonly defaultLimits: Readonly<L>;
   readonly sanitize: SanitizeMode;
@@ -75,7 +75,7 @@ export interface PacketRenderer<L extends PacketLimits = PacketLimits> {
 
 /** The system and user texts of a benchmark's engineer prompt around one evidence text. */
 export interface PromptStyle {
-  /** The original's `schema_style` the texts correspond to, e.g. `dbbench_life_multihook_v1`. */
+  /** The original's `schema_style` the texts correspond to, e.g. `<bench>_life_multihook_v1`. */
   readonly schemaStyle: string;
   /** With `prefill`, the texts of `prefill_think_patch`; else those of `full_think_patch`. */
   texts(prefill: boolean, evidence: string): { system: string; user: string };
@@ -89,7 +89,7 @@ export interface SymbolicRules {
 export interface EngineerBenchmark {
   /** The benchmark's name, as recorded in prompts and packets. */
   readonly name: string;
-  /** How messages name it, e.g. `DBBench`. */
+  /** How messages name it (its title). */
   readonly title: string;
   readonly packet: PacketRenderer;
   readonly prompt: PromptStyle;

@@ -83,7 +83,7 @@ export function countExcluded(excluded: readonly EpisodeEvidence[]): Array<[Infr
   );
 }
 
-/** The original's DBBench order: lowest reward first, then task index. */
+/** The original's order for the SQL benchmark's evidence: lowest reward first, then task index. */
 export function byRewardThenIndex(a: EpisodeEvidence, b: EpisodeEvidence): number {
   return a.reward - b.reward || a.index - b.index;
 }

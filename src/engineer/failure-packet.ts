@@ -10,8 +10,8 @@
  *   are left out and counted in the header;
  * - the same episodes give the same packet, byte for byte, whatever order they come in.
  *
- * Each benchmark brings its renderer (`EngineerBenchmark.packet`): DBBench its evidence layout, WebShop and
- * ALFWorld the markdown trace packet of `trace-packet.ts`, which any benchmark may reuse.
+ * Each benchmark brings its renderer (`EngineerBenchmark.packet`): the SQL benchmark its evidence layout, the
+ * trace benchmarks the markdown trace packet of `trace-packet.ts`, which any benchmark may reuse.
  */
 import type { PacketLimits } from './engineer.js';
 import type { EngineerInput } from './engineer.js';
@@ -39,7 +39,7 @@ export interface FailurePacketStats {
 export interface FailurePacket {
   /** The benchmark's name. */
   bench: string;
-  /** Names the layout, e.g. `dbbench-evidence-v1`. */
+  /** Names the layout, e.g. `<bench>-evidence-v1`. */
   format: string;
   text: string;
   stats: FailurePacketStats;

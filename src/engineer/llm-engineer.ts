@@ -39,14 +39,14 @@ export interface LlmEngineerOptions {
   revision?: PreviousAttempt | ((input: EngineerInput) => PreviousAttempt | undefined);
   /**
    * Further tries when the answer is empty (no content and no reasoning). Default 1, as the original's
-   * DBBench evaluator.
+   * SQL-benchmark evaluator.
    */
   emptyResponseRetries?: number;
   /**
    * How reasoning and content are joined when the server splits them (§2.3). `prefill_aware` (default)
-   * rebuilds `reasoning + "\n</think>\n" + content` for the prefill protocol, as the WebShop/ALFWorld
-   * evaluators do; `dbbench_original` reproduces the DBBench evaluator, whose prefill answers then start
-   * with `<think>` and are rejected.
+   * rebuilds `reasoning + "\n</think>\n" + content` for the prefill protocol, as the original's trace-benchmark
+   * evaluators do; `dbbench_original` (the original's variant name) reproduces its SQL-benchmark evaluator,
+   * whose prefill answers then start with `<think>` and are rejected.
    */
   reassembly?: 'prefill_aware' | 'dbbench_original';
   /** Failure-packet budget overrides; keys of another benchmark's budgets are ignored. */

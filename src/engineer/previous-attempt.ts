@@ -11,7 +11,7 @@ export interface PreviousAttempt {
     delta?: number;
     /** How the previous attempt was scored, e.g. `valid`, `invalid_patch_treated_as_no_patch`. */
     status?: string;
-    /** Mean rewards over the scored tasks, baseline (stored) and patched (rerun); shown by the WebShop/ALFWorld context only. */
+    /** Mean rewards over the scored tasks, baseline (stored) and patched (rerun); shown by the trace revision context only. */
     baselineMean?: number;
     patchedMean?: number;
   };
@@ -27,7 +27,7 @@ export interface PreviousAttempt {
   improvements?: EpisodeRecord[];
   /**
    * Patched-run episodes of tasks that failed without the patch and still fail with it. Only the
-   * WebShop/ALFWorld context (`trace-revision-context.ts`) shows them; the DBBench section ignores them.
+   * trace revision context (`trace-revision-context.ts`) shows them; the SQL benchmark's section ignores them.
    */
   stillFailing?: EpisodeRecord[];
 }

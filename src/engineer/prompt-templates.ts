@@ -18,11 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { InternalError } from '../episode/index.js';
 
 /**
- * The version of every engineer prompt text below; recorded with each prompt sent. The WebShop and
- * ALFWorld templates were added under v1 without changing a byte of the DBBench ones, so every prompt
- * that v1 could already produce is unchanged; any edit of a pinned file still needs a new version. The
- * WebShop/ALFWorld revision template (`trace-revision.v1.md`) was added the same way: it only appears in
- * second-pass prompts of those benchmarks, which v1 could not produce before.
+ * The version of every engineer prompt text below; recorded with each prompt sent. The trace benchmarks'
+ * templates were added under v1 without changing a byte of the SQL benchmark's, so every prompt that v1
+ * could already produce is unchanged; any edit of a pinned file still needs a new version. The trace
+ * revision template (`trace-revision.v1.md`) was added the same way: it only appears in second-pass
+ * prompts of those benchmarks, which v1 could not produce before.
  */
 export const PROMPT_VERSION = 'harness-r1-engineer-prompt-v1';
 

@@ -1,17 +1,17 @@
 /**
  * Masks what must not reach an engineer prompt (protocol.md §2.4 sanitizer, §2.6): local file paths,
- * which name machines and users, and WebShop product ids (ASIN-like `B0` + 8 letters or digits), which
+ * which name machines and users, and shop product ids (ASIN-like `B0` + 8 letters or digits), which
  * would let a patch hard-code products.
  */
 
 export const PATH_MASK = '[PATH]';
 export const PRODUCT_ID_MASK = '[PRODUCT_ID]';
 
-/** What to mask. DBBench cell values may legitimately look like product ids, so its evidence masks paths only. */
+/** What to mask. SQL cell values may legitimately look like product ids, so SQL evidence masks paths only. */
 export type SanitizeMode = 'none' | 'paths' | 'paths_and_product_ids';
 
 /**
- * An ASIN-like product id as a whole word, in either case: WebShop agents click product ids in lower case
+ * An ASIN-like product id as a whole word, in either case: shop agents click product ids in lower case
  * (`click[b07xtk3p89]`), and those must be masked as well as the upper-case ids of the result pages.
  */
 const PRODUCT_ID = /\b[Bb]0[A-Za-z0-9]{8}\b/g;

@@ -1,5 +1,5 @@
 /**
- * The markdown failure packet of WebShop and ALFWorld (protocol.md §2.4 "WebShop and ALFWorld", §2.5):
+ * The markdown failure packet of the trace benchmarks (protocol.md §2.4, §2.5):
  * a header (title, scope, instructions with the benchmark's no-leak line), then one section per failed
  * episode (reward, status, turns, runtime signals, the rendered messages), then a footer with the count
  * and the approximate size. Built from `EpisodeEvidence` only; everything the model typed or saw passes the
@@ -42,13 +42,13 @@ export type TracePacketLimits = {
 export interface TraceStyle {
   /** The benchmark's name, printed in the scope section. */
   bench: string;
-  /** How the instructions name it, e.g. `WebShop`. */
+  /** How the instructions name it (its title). */
   name: string;
   /** The benchmark's "keep the patch free of …" sentence. */
   noLeak: string;
   /** The "Runtime signals" lines of one trace (raw values; the renderer sanitizes them). */
   signals: (episode: EpisodeEvidence) => string[];
-  /** A fresh masker per trace, applied after the sanitizer to everything shown (ALFWorld's instance letters). */
+  /** A fresh masker per trace, applied after the sanitizer to everything shown (e.g. letters for a text world's numbered instances). */
   masker?: () => (text: string) => string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The second-pass revision context of WebShop and ALFWorld, the counterpart of DBBench's
+ * The second-pass revision context of the trace benchmarks, the counterpart of the SQL benchmark's
  * `revision-context.ts` (protocol.md §2.8): once the first patch was installed and the batch rerun, the
  * engineer gets its first-pass prompt again plus a section (`trace-revision.v1.md`) with that patch, the
  * batch's result under it, the tasks that flipped, and traces of the patched run.
@@ -8,7 +8,7 @@
  * - task indices: a task is named by its 1-based position in the batch (the batch's task indices, sorted);
  * - `detail` (grader verdicts, purchased products, goal attributes), `steps` and `hookTrace`: traces go
  *   through `toEpisodeEvidence` and the failure packet's own `renderTraceSection`, so they get the same
- *   sanitizer (paths, product ids) and, for ALFWorld, the same per-trace instance masking;
+ *   sanitizer (paths, product ids) and, where the benchmark masks instances, the same per-trace masking;
  * - the previous raw output: only the validated patch JSON is shown, with paths and product ids masked.
  *
  * Traces: regressed episodes first (by position), then episodes that still fail (lowest reward first,
@@ -139,7 +139,7 @@ function renderTraces(style: TraceStyle, sectionLimits: TracePacketLimits, previ
   return { text: join(sections.slice(0, count), count), shown: count, candidates: candidates.length };
 }
 
-/** The WebShop/ALFWorld "Second-pass revision context" section, with what it shows. */
+/** The trace benchmarks' "Second-pass revision context" section, with what it shows. */
 export function renderTraceRevisionContext(style: TraceStyle, previous: PreviousAttempt, options: TraceRevisionOptions): TraceRevisionContext {
   const limits = { ...TRACE_REVISION_LIMITS, ...options.limits };
   const positions = batchPositions(options.taskIndices);

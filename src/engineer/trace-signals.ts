@@ -105,7 +105,7 @@ export function reachedTaskLimit(episode: EpisodeEvidence): boolean {
 
 /**
  * Signals any tool-using benchmark can show: actions by tool, text-only turns, repeated actions and the task
- * limit. Benchmarks with their own signal lines (WebShop, ALFWorld) build them from the helpers above.
+ * limit. Benchmarks with their own signal lines (the built-in trace benchmarks) build them from the helpers above.
  */
 export function genericSignalLines(episode: EpisodeEvidence, parseText: TextActionParser = () => undefined): string[] {
   const { calls, textOnlyTurns } = callsOf(episode, parseText);

@@ -18,7 +18,7 @@ export interface HookTraceEntry {
   hookIndex: number;
   /** Normalized effect kind, e.g. `init`, `hint`, `block_and_prompt`, `inject_hint`, or `none`. */
   effect: string;
-  /** `applied`, or `ignored` when the benchmark does not honour this effect (e.g. DBBench rewrite). */
+  /** `applied`, or `ignored` when the benchmark does not honour this effect (e.g. a rewrite in a benchmark that honours none). */
   disposition: 'applied' | 'ignored' | 'none';
   /** The tool the hook looked at, when there was one. */
   tool?: string;

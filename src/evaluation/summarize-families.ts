@@ -1,9 +1,8 @@
 import { isInfraOutcome, type EpisodeRecord } from '../episode/index.js';
 
 /**
- * The group a task belongs to for per-family tables: the ALFWorld task family (`pick_and_place`, …) or the
- * DBBench question type (`counting`, `INSERT`, …), as the environment recorded it; '' when there is none
- * (WebShop goals have no family).
+ * The group a task belongs to for per-family tables: a task family (`pick_and_place`, …) or a question type
+ * (`counting`, `INSERT`, …), as the environment recorded it; '' when there is none (e.g. shop goals).
  */
 export function familyOf(record: EpisodeRecord): string {
   const { family, type } = record.detail;

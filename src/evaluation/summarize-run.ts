@@ -14,8 +14,8 @@ export interface RunSummary {
   hookEffects: Record<string, number>;
   hookFaults: number;
   /**
-   * Episodes of tasks whose gold cannot earn its own reward (`detail.goldUnreproducible`, e.g. DBBench
-   * standard #225). They are scored as the benchmark scores them; this count says how many there were.
+   * Episodes of tasks whose gold cannot earn its own reward (`detail.goldUnreproducible`, e.g. a
+   * SQL task whose reference answer its own query does not give). They are scored as the benchmark scores them; this count says how many there were.
    */
   goldUnreproducible: number;
 }

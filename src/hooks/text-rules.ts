@@ -26,12 +26,12 @@ export function sliceCodePoints(text: string, n: number): string {
   return points.length <= n ? text : points.slice(0, n).join('');
 }
 
-const ALFWORLD_VERBS = ['go to', 'take', 'pick up', 'put', 'open', 'close', 'toggle', 'clean', 'heat', 'cool', 'slice', 'examine', 'use'];
+const HOUSEHOLD_VERBS = ['go to', 'take', 'pick up', 'put', 'open', 'close', 'toggle', 'clean', 'heat', 'cool', 'slice', 'examine', 'use'];
 
 /** The original's rule, for messages and docs: `re.search` with IGNORECASE. */
-export const ALFWORLD_INSTANCE_ACTION_PYTHON = String.raw`\b(?:go to|take|pick up|put|open|close|toggle|clean|heat|cool|slice|examine|use)\b.*\b\d+\b`;
+export const NUMBERED_INSTANCE_ACTION_PYTHON = String.raw`\b(?:go to|take|pick up|put|open|close|toggle|clean|heat|cool|slice|examine|use)\b.*\b\d+\b`;
 
-const INSTANCE_VERB = new RegExp(`${PY_BOUNDARY}(?:${ALFWORLD_VERBS.map(pyIgnoreCase).join('|')})${PY_BOUNDARY}`, 'gu');
+const INSTANCE_VERB = new RegExp(`${PY_BOUNDARY}(?:${HOUSEHOLD_VERBS.map(pyIgnoreCase).join('|')})${PY_BOUNDARY}`, 'gu');
 /** `\b\d+\b`: a digit run with no word character on either side. */
 const STANDALONE_NUMBER = new RegExp(`(?<!${PY_WORD})${PY_DIGIT}+(?!${PY_WORD})`, 'gu');
 

@@ -4,7 +4,7 @@
  */
 import { TEXT_MAX_CHARS } from './patch-types.js';
 import type { PyValue } from '../python/python-json.js';
-import { ALFWORLD_INSTANCE_ACTION_PYTHON, namesNumberedInstance } from '../hooks/text-rules.js';
+import { NUMBERED_INSTANCE_ACTION_PYTHON, namesNumberedInstance } from '../hooks/text-rules.js';
 import { PY_BOUNDARY, PY_DIGIT, PY_SPACE, pyIgnoreCase } from '../python/python-regex.js';
 import { pyCollapseWhitespace, pyLen, pyLower, pyRepr, pyStrip } from '../python/python-text.js';
 import { accept, reject, type Step } from './rejection.js';
@@ -46,14 +46,14 @@ export const FORBIDDEN_TEXT_PATTERNS: readonly ForbiddenPattern[] = [
   },
 ];
 
-export { ALFWORLD_INSTANCE_ACTION_PYTHON };
+export { NUMBERED_INSTANCE_ACTION_PYTHON };
 
 /** The first forbidden pattern that matches `text`, if any (Python `pattern.search`). */
 export function findForbiddenPattern(text: string): ForbiddenPattern | undefined {
   return FORBIDDEN_TEXT_PATTERNS.find((pattern) => pattern.regex.test(text));
 }
 
-/** The validator's ALFWorld action check: lower-case, collapse whitespace, then search. */
+/** The validator's numbered-instance action check: lower-case, collapse whitespace, then search. */
 export function namesNumberedInstanceAction(action: string): boolean {
   return namesNumberedInstance(pyCollapseWhitespace(pyLower(action)));
 }

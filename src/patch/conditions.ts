@@ -1,7 +1,7 @@
 /**
  * The legacy rule condition DSL (§3.4): validation against each benchmark's ctx paths and predicate
  * names (§4). Quirks kept: `predicates.*` operands are not validated (strict checks them), nesting depth
- * 0–8 is allowed, and WebShop budget aliases map to `state.price_max`. Notes record the first quirk so
+ * 0–8 is allowed, and the shop's budget aliases map to `state.price_max`. Notes record the first quirk so
  * `strict` can turn it into a rejection.
  */
 import {

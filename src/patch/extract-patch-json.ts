@@ -139,7 +139,7 @@ export function extractPrefilledThinkPatchJsonObject(response: string): Step<PyD
 }
 
 /**
- * `full_think_patch_relaxed` (WebShop/ALFWorld evaluators): the strict rule first; if it rejects, the
+ * `full_think_patch_relaxed` (the original's trace-benchmark evaluators): the strict rule first; if it rejects, the
  * last closed patch block of the raw response, else the lenient extractor on the whole response.
  */
 function extractRelaxedThinkPatch(response: string): Step<PyDict> {

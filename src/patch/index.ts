@@ -23,7 +23,7 @@ export {
   findForbiddenPattern,
   namesNumberedInstanceAction,
   FORBIDDEN_TEXT_PATTERNS,
-  ALFWORLD_INSTANCE_ACTION_PYTHON,
+  NUMBERED_INSTANCE_ACTION_PYTHON,
 } from './clean-text.js';
 export { describeRejection, formatOriginalRepr, classifyOriginalError, noPatchStatus } from './rejection.js';
 export type { Step } from './rejection.js';

@@ -43,13 +43,13 @@ export interface LegacyDslRules {
 export interface PatchRules {
   /** The name patches carry in `benchmark` (lower case). */
   readonly name: string;
-  /** How messages name the benchmark, e.g. `DBBench`. */
+  /** How messages name the benchmark (its title). */
   readonly title: string;
   readonly legacy: LegacyDslRules;
   /**
    * How the benchmark's runtime treats legacy actions: `overlay_rules` runs guard and recovery rules through
    * its overlay executors; `install_only` runs skills and tool hints at install and never evaluates rules,
-   * and in code-hook RL every legacy action is a runtime no-op (DBBench, §3.8–3.9).
+   * and in code-hook RL every legacy action is a runtime no-op (§3.8–3.9).
    */
   readonly legacyRuntime: 'overlay_rules' | 'install_only';
   /** Returned actions and hook string literals must not name numbered instances (`sinkbasin 1`, §3.6). */

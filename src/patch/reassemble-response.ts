@@ -1,8 +1,8 @@
 /**
  * Rebuilding the engineer's text when the server splits `reasoning_content` from `content` (§2.3,
- * `message_text` in the original evaluators). The DBBench evaluator has no prefill branch, so with a
+ * `message_text` in the original evaluators). The original's SQL-benchmark evaluator has no prefill branch, so with a
  * reasoning parser on, its prefill responses come back starting with `<think>` and the prefill extractor
- * rejects them; `variant: 'dbbench'` reproduces that.
+ * rejects them; `variant: 'dbbench'` (the variant names are the original's evaluators) reproduces that.
  */
 import type { ResponseProtocol } from './extract-patch-json.js';
 import { pyLStrip, pyStrip } from '../python/python-text.js';

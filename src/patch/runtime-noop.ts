@@ -3,9 +3,9 @@
  * patch by the reward of one benchmark. It catches actions that validate but are never executed by
  * that benchmark's runtime. There is no dynamic "behaviourally inert" detector in the original.
  *
- * The check belongs to the reward that runs it, not to the patch: a WebShop reward applies the WebShop
+ * The check belongs to the reward that runs it, not to the patch: a benchmark's reward applies its own
  * rules even to a patch whose own `benchmark` says otherwise (the benchmark-override quirk), which is
- * how DBBench-only recovery effect kinds get caught.
+ * how recovery effect kinds only the SQL benchmark knows get caught.
  */
 import { CODE_HOOK_NAMES, type EffectKind, type HarnessPatch, type PatchAction } from './patch-types.js';
 import type { PatchRules } from './patch-rules.js';
@@ -77,10 +77,10 @@ export function rejectRuntimeNoop(patch: HarnessPatch, runtimeBench: PatchRules)
 }
 
 /**
- * Legacy rules the runtime of `runtimeBench` validates but never evaluates (§3.8): every DBBench guard
- * and recovery rule, the WebShop `budget_check` trigger, and rule kinds outside a benchmark's executor.
- * Unlike the no-op check this spares DBBench skills and tool hints, which do run. Reported as notes;
- * `strict` rejects them.
+ * Legacy rules the runtime of `runtimeBench` validates but never evaluates (§3.8): every guard and recovery
+ * rule of an `install_only` benchmark, triggers its rules list as inert (e.g. a shop's `budget_check`), and
+ * rule kinds outside a benchmark's executor. Unlike the no-op check this spares skills and tool hints, which
+ * do run. Reported as notes; `strict` rejects them.
  */
 export function findNeverEvaluatedRules(patch: HarnessPatch, runtimeBench: PatchRules): Finding[] {
   const found: Finding[] = [];

@@ -84,7 +84,7 @@ function renderTaskTable(rows: readonly TaskRow[], badges: Badges): SafeHtml {
   )}</tbody></table></section>`;
 }
 
-/** Plain run: success and mean reward per task family (ALFWorld) or type (DBBench). */
+/** Plain run: success and mean reward per task family or type, as the environment recorded it. */
 function renderFamilies(records: readonly EpisodeRecord[], badges: Badges): SafeHtml {
   const families = summarizeFamilies(records);
   if (!hasFamilies(families)) return html``;

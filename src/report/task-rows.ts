@@ -22,7 +22,7 @@ export type TaskChange =
 export interface TaskRow {
   index: number;
   batchTag: string | null;
-  /** The task's family or type (ALFWorld `pick_and_place`, DBBench `counting`, …), when recorded. */
+  /** The task's family or type (e.g. `pick_and_place`, `counting`), when recorded. */
   type: string | null;
   baseline: EpisodeRecord | null;
   patched: EpisodeRecord | null;

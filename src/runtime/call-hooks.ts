@@ -87,7 +87,7 @@ export interface GuardDecision {
  * The one rule that folds the on_before_action effects of a step (protocol.md §4.5): the first block wins
  * and every later effect is ignored; a rewrite or force before it replaces the action, normalized by
  * `replace`, and contributes its message to `notes` — unless the benchmark honours no rewrite (`replace`
- * absent, DBBench), when rewrites and forces are ignored.
+ * absent, as in the SQL benchmark), when rewrites and forces are ignored.
  */
 export function foldGuards(fired: readonly FiredEffect<'on_before_action'>[], action: string, replace?: (effectAction: string) => string): GuardDecision {
   const decision: GuardDecision = { action, notes: [], dispositions: [] };
@@ -110,7 +110,7 @@ export function foldGuards(fired: readonly FiredEffect<'on_before_action'>[], ac
 
 /**
  * Folds the on_post_step effects of a step: hints always; a force (the last one wins), normalized by `force`,
- * with its optional message — unless the benchmark honours no force (`force` absent, DBBench), when forces
+ * with its optional message — unless the benchmark honours no force (`force` absent, as in the SQL benchmark), when forces
  * are ignored, message and all.
  */
 export function foldPostStep(

@@ -5,7 +5,7 @@ import { foldGuards, foldInit, foldPostStep, settle } from './call-hooks.js';
 import type { Ending, LoopContext } from './episode-loop.js';
 
 /**
- * The tool-calling loop, DBBench's (protocol.md §4.4) and the one any benchmark of tool calls with a final
+ * The tool-calling loop, the SQL benchmark's (protocol.md §4.4) and the one any benchmark of tool calls with a final
  * answer can use: on_init into the system prompt, then per round make_pre_hint, a model
  * turn, and every tool call of the turn in order — on_before_action (a block is a tool reply for that call;
  * rewrite and force are ignored, by the one guard fold of `call-hooks.ts`), execution, on_post_step (hints

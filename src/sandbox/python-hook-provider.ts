@@ -9,7 +9,7 @@ export interface PythonHookSource {
 }
 
 export interface PythonHookProviderOptions {
-  /** The compile rules of the benchmark the hooks are for (ALFWorld's numbered-instance literal rule). */
+  /** The compile rules of the benchmark the hooks are for (e.g. the numbered-instance literal rule). */
   rules?: CompileRules;
   label?: string;
 }

@@ -8,7 +8,7 @@ import { pairedBootstrap, type BootstrapInterval, type BootstrapOptions } from '
  * `--json` output and run artifacts as it is. Rates and deltas are fractions (×100 for pp).
  */
 export interface PairedSummary {
-  /** `pass`: 0/1 success per task (McNemar applies); `score`: a per-task score such as a WebShop reward. */
+  /** `pass`: 0/1 success per task (McNemar applies); `score`: a per-task score such as a shop reward in [0, 1]. */
   kind: 'pass' | 'score';
   /** Paired tasks. */
   n: number;
@@ -36,7 +36,7 @@ export function summarizePairedPasses(baseline: readonly boolean[], patched: rea
   return { ...summary, mcnemar: mcnemarExact(rescued, regressed) };
 }
 
-/** Paired summary of per-task scores (e.g. WebShop rewards in [0, 1]); no McNemar test. */
+/** Paired summary of per-task scores (e.g. shop rewards in [0, 1]); no McNemar test. */
 export function summarizePairedScores(baseline: readonly number[], patched: readonly number[], options: BootstrapOptions = {}): PairedSummary {
   return summarize('score', baseline, patched, options, null);
 }

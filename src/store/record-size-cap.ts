@@ -1,7 +1,7 @@
 import { ConfigError, type EpisodeRecord } from '../episode/index.js';
 
 /**
- * The default cap on one serialized episode record: 16 MiB. The heaviest honest records (50 ALFWorld steps,
+ * The default cap on one serialized episode record: 16 MiB. The heaviest honest records (50 text-world steps,
  * 20 rounds of reasoning text) are a few hundred KB; a record past this is a runaway (a model that sent
  * megabytes of content), and past about 512 MB JSON.stringify fails outright.
  */

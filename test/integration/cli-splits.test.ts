@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { loadSplitManifest } from '../../src/training/splits/index.js';
+import { loadSplitManifest } from '../../src/task-splits/index.js';
 import { PROJECT_ROOT, runCli } from './cli-helpers.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'harness-cli-splits-'));
@@ -56,10 +56,10 @@ describe('harness-r1 splits (real process)', () => {
     const dir = path.join(work, 'never');
     const unknown = await runCli(['splits', '--bench', 'mind2web', '--out', dir]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("Unknown benchmark 'mind2web'. Allowed: webshop, alfworld, dbbench.");
+    expect(unknown.stderr).toContain("Unknown benchmark 'mind2web'. Allowed: dbbench, alfworld, webshop.");
     const missing = await runCli(['splits', '--out', dir]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('Missing --bench. Allowed: webshop, alfworld, dbbench.');
+    expect(missing.stderr).toContain('Missing --bench. Allowed: dbbench, alfworld, webshop.');
     const noPool = await runCli(['splits', '--bench', 'dbbench', '--pool', path.join(work, 'absent.jsonl'), '--out', dir]);
     expect(noPool.code).toBe(2);
     expect(noPool.stderr).toContain('--pool file not found');

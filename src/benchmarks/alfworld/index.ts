@@ -15,6 +15,7 @@ import { ALFWORLD_SPLITS } from '../../environments/alfworld/splits.js';
 import { ALFWORLD_ENGINEER } from './engineer/alfworld-engineer.js';
 import { envCheckAlfworld } from './env-check.js';
 import { alfworldEnvironmentWithGames } from './environment.js';
+import { alfworldPaperSplits } from './paper-splits.js';
 import { ALFWORLD_PATCH_RULES } from './patch-rules.js';
 import { createAlfworldSimHandler, toAlfworldSimHttpReply } from './simulation/index.js';
 
@@ -112,6 +113,7 @@ export const alfworld = defineBenchmark<z.infer<typeof options>>({
     },
   },
   demo: { tasks: '0:20', data: 'the real ALFWorld dev games (TypeScript text world)' },
+  paperSplits: alfworldPaperSplits,
 });
 
 export default alfworld;

@@ -14,6 +14,7 @@ import { DBBENCH_DEFAULT_MAX_ROUNDS, DBBENCH_PROTOCOL_VERSION } from '../../envi
 import { DBBENCH_ENGINEER } from './engineer/dbbench-engineer.js';
 import { dbBenchEnvironment } from './environment.js';
 import { envCheckDbBench } from './env-check.js';
+import { dbbenchPaperSplits } from './paper-splits.js';
 import { DBBENCH_PATCH_RULES } from './patch-rules.js';
 import { resolveDbBackend } from './resolve-backend.js';
 import { parseDbBenchSimQuery } from './simulation/fault-profile.js';
@@ -93,6 +94,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
     },
   },
   demo: { tasks: '0:60', data: 'the real DBBench dev split (embedded SQLite)' },
+  paperSplits: dbbenchPaperSplits,
 });
 
 export default dbbench;

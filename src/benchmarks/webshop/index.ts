@@ -14,6 +14,7 @@ import { loadSharedWebShopEngine } from '../../environments/webshop/webshop-envi
 import { WEBSHOP_ENGINEER } from './engineer/webshop-engineer.js';
 import { envCheckWebShop } from './env-check.js';
 import { webShopEnvironment } from './environment.js';
+import { webshopPaperSplits } from './paper-splits.js';
 import { WEBSHOP_PATCH_RULES } from './patch-rules.js';
 import { createWebShopSimHandler, parseWebShopSimQuery, toWebShopSimHttpReply } from './simulation/index.js';
 import type { EpisodeRecord } from '../../episode/index.js';
@@ -105,6 +106,7 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
     },
   },
   demo: { tasks: '0:50', data: 'the real WebShop catalogue with synthetic goals (seed 233)' },
+  paperSplits: webshopPaperSplits,
 });
 
 export default webshop;

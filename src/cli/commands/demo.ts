@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
 import { ConfigError } from '../../episode/index.js';
-import { benchmarkOf, benchNames, type CliContext } from '../cli-context.js';
+import { benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
 import { improveCommand } from './improve.js';
 
 /** What the demo says before it runs: which parts are real and which are simulated. */
@@ -18,36 +18,56 @@ export function demoBanner(definition: AnyBenchmarkDefinition, taskFile?: string
   ].join('\n');
 }
 
+/** The task-file flags of the registered benchmarks (`taskFileOption`), each once: what the demo plays instead of a split. */
+function taskFileFlags(ctx: CliContext): { key: string; flag: string; description: string }[] {
+  const flags = new Map<string, { key: string; flag: string; description: string }>();
+  for (const d of ctx.registry.all()) {
+    const flag = d.options.flags.find((f) => f.key === d.taskFileOption);
+    if (flag !== undefined && !flags.has(flag.key)) flags.set(flag.key, flag);
+  }
+  return [...flags.values()];
+}
+
 export function registerDemoCommand(program: Command, ctx: CliContext): void {
-  program
+  const first = ctx.registry.all()[0];
+  const demoRanges = ctx.registry
+    .all()
+    .filter((d) => d.demo !== undefined)
+    .map((d) => `${d.name} ${d.demo!.tasks}`)
+    .join(', ');
+  const command = program
     .command('demo')
-    .description('Run the whole loop offline: simulated target + symbolic engineer on batches of real tasks (DBBench dev by default), then an HTML report.')
-    .option('--bench <bench>', `${benchNames(ctx)} (default dbbench), or the path of a benchmark module with a simulated target`, 'dbbench')
+    .description(`Run the whole loop offline: simulated target + symbolic engineer on batches of real tasks (${first ? `${first.title} ${first.defaultSplit}` : 'the first benchmark'} by default), then an HTML report.`)
+    .option('--bench <bench>', `${benchNames(ctx)} (default ${first?.name ?? 'none'}), or the path of a benchmark module with a simulated target`, first?.name)
     .option('--seed <n>', 'seed of the simulated target', '1')
-    .option('--tasks <range>', 'task indices (default: the benchmark\'s demo range; dbbench dev 0:60, alfworld dev 0:20, webshop goals 0:50)')
+    .option('--tasks <range>', `task indices (default: the benchmark's demo range; ${demoRanges})`)
     .option('--batch-size <n>', 'tasks per batch', '10')
     .option('--concurrency <n>', 'episodes played at once', '4')
     .option('--run-dir <dir>', 'where the run is recorded (default runs/improve-<bench>-<split>-<time>); an existing one is resumed')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
-    .option('--protocol <p>', 'alfworld, webshop: fc (function calling, default) or v0.2 (text protocol)')
-    .option('--data <file>', 'dbbench: a task file to play instead of the dev split; webshop: a goals file (items_human_ins.json format)')
-    .option('--games <file>', 'alfworld: a games file to play instead of the dev split')
+    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`);
+  const fileKeys = taskFileFlags(ctx).map((f) => {
+    command.option(f.flag, f.description);
+    return f.key;
+  });
+  command
     .option('--json', 'print a machine-readable summary on stdout')
-    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; dataDir?: string; protocol?: string; data?: string; games?: string; json?: boolean }) => {
+    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; dataDir?: string; protocol?: string; json?: boolean } & Record<string, unknown>) => {
       const definition = await benchmarkOf(ctx, opts.bench);
       if (!definition.simulation) throw new ConfigError({ message: `${definition.name} has no simulated target, so the offline demo cannot run on it.`, field: 'bench' });
+      const files = Object.fromEntries(fileKeys.map((k) => [k, typeof opts[k] === 'string' ? (opts[k] as string) : undefined]));
+      const given = fileKeys.map((k) => files[k]).find((v) => v !== undefined);
       const result = await improveCommand(
         { registry: ctx.registry },
         {
           bench: opts.bench,
-          ...(opts.data === undefined && opts.games === undefined ? { split: definition.defaultSplit, tasks: opts.tasks ?? definition.demo?.tasks } : { tasks: opts.tasks ?? ':' }),
-          data: opts.data,
-          games: opts.games,
+          ...(given === undefined ? { split: definition.defaultSplit, tasks: opts.tasks ?? definition.demo?.tasks } : { tasks: opts.tasks ?? ':' }),
+          ...files,
           batchSize: opts.batchSize,
           target: `sim:${definition.name}?seed=${encodeURIComponent(opts.seed)}`,
           engineer: 'symbolic',
           concurrency: opts.concurrency,
-          banner: demoBanner(definition, opts.data ?? opts.games),
+          banner: demoBanner(definition, given),
           runDir: opts.runDir,
           dataDir: opts.dataDir,
           protocol: opts.protocol,

@@ -16,7 +16,7 @@ import { renderImproveSummary } from '../render-improve-summary.js';
 import { benchmarkOptions, chooseProtocol, chooseSplit, dataDirFor, openBenchmark } from '../../app/open-environment.js';
 import { modelTurnHealthOf } from '../../report/render-model-turns.js';
 import { DEFAULT_BATCH_SIZE, ImproveOptionsSchema, parseWith, splitOptions, type ImproveOptions } from '../../app/options.js';
-import { addBenchmarkFlags, benchmarkOf, benchNames, receivedOptions, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptions, roundsHelp, splitHelp, type CliContext } from '../cli-context.js';
 import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
@@ -99,7 +99,7 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .command('improve')
     .description('The Harness-R1 loop: baseline → failure evidence → engineer patch → validate → rerun the same tasks → reward, per batch.')
     .option('--bench <bench>', `benchmark (required): ${benchNames(ctx)}, or the path of a benchmark module`)
-    .option('--split <split>', 'split (dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: ignored); default: the benchmark\'s first')
+    .option('--split <split>', `split (${splitHelp(ctx.registry)}); default: the benchmark's first`)
     .option('--tasks <range>', 'task indices (default 0:10): START:END, 7, or 1,3,9')
     .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`)
     .option('--batches <n>', 'only the first N batches')
@@ -107,9 +107,9 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--engineer <spec>', 'engineer: symbolic (built-in, offline; the default), openai:<base-url>#<model>, scripted:<file>')
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed (default runs/improve-<bench>-<split>-<time>)')
-    .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (default: the benchmark's; delta_average_reward for webshop, delta_pass_rate otherwise)`)
-    .option('--max-rounds <n>', 'rounds per episode (default: dbbench 20, alfworld 50 steps (v0.2: 35), webshop 20 (v0.2: 10))')
-    .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
+    .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (default: the benchmark's: ${ctx.registry.all().map((d) => `${d.name} ${d.evaluation.defaultMetric}`).join(', ')})`)
+    .option('--max-rounds <n>', `rounds (or steps) per episode (default: ${roundsHelp(ctx.registry)})`)
+    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--revise', 'LLM engineers: a second pass per batch that sees the first patch, its result, its flips and traces of its rerun (adds <tag>-revision rows)')
     .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')

@@ -52,7 +52,7 @@ The report reads only the stored artifacts (it never plays an episode) and works
 SVG charts, no external files. Results of a simulated target or the symbolic engineer are labelled as such.
 
 Examples:
-  harness-r1 report runs/improve-dbbench-dev-20260101-120000
+  harness-r1 report runs/improve-<bench>-dev-20260101-120000
   harness-r1 report runs/my-run --out /tmp/my-run.html --open`,
     )
     .action(async (run: string, opts: Record<string, unknown>) => {

@@ -20,7 +20,7 @@ import { describeResponseLimits } from '../../models/response-limits.js';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
 import { parseWith, RunOptionsSchema, splitOptions, type RunOptions } from '../../app/options.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
-import { addBenchmarkFlags, benchmarkOf, benchNames, receivedOptions, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptions, roundsHelp, splitHelp, type CliContext } from '../cli-context.js';
 
 
 export type RunCommandOptions = RunOptions;
@@ -136,7 +136,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .command('run')
     .description('Play benchmark tasks with a target model and record every episode (no engineer, no reward).')
     .option('--bench <bench>', `benchmark (required): ${benchNames(ctx)}, or the path of a benchmark module`)
-    .option('--split <split>', 'split (dbbench: dev, standard or standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: ignored, the goal set is chosen by --goals)')
+    .option('--split <split>', `split (${splitHelp(ctx.registry)}); default: the benchmark's first`)
     .option('--tasks <range>', 'task indices: START:END (end exclusive), 7, or 1,3,9 (default: the whole split)')
     .option('--target <spec>', `target model (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N&faults=…], scripted:<file>`)
     .option('--concurrency <n>', 'episodes played at once (default 1)')
@@ -146,8 +146,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)')
     .option('--hook-kill-limit <n>', 'switch a hook off for the rest of an episode after its calls cost this many sandbox worker kills (default 2; 0 never)')
-    .option('--max-rounds <n>', 'rounds per episode (dbbench 20 as Harness-R1, AgentBench uses 15; alfworld 50 steps, 35 with --protocol v0.2; webshop 20, 10 with --protocol v0.2)')
-    .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')
+    .option('--max-rounds <n>', `rounds (or steps) per episode (default: ${roundsHelp(ctx.registry)})`)
+    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--max-record-bytes <n>', `cap on one stored episode record; a record over it is stored as that episode's model_error (default ${DEFAULT_MAX_RECORD_BYTES}, or ${MAX_RECORD_BYTES_ENV})`)
     .option('--tasks-table', `print every task's row at the end (default: at most ${SHORT_TASK_TABLE_ROWS}, those that did not succeed first)`)

@@ -2,9 +2,11 @@ import { existsSync, statSync } from 'node:fs';
 
 import type { Command } from 'commander';
 
+import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
+import { BenchmarkRegistry, looksLikePath } from '../../benchmarks/registry.js';
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
-import { buildSplits, SPLIT_BENCHMARKS, writeSplits, type CountComparison, type SplitManifest, type WrittenFile } from '../../training/splits/index.js';
+import { buildSplits, writeSplits, type CountComparison, type PaperSplits, type SplitManifest, type WrittenFile } from '../../task-splits/index.js';
 import { EXIT_OK } from '../exit-codes.js';
 
 export interface SplitsCommandOptions {
@@ -15,14 +17,27 @@ export interface SplitsCommandOptions {
   json?: boolean;
 }
 
-/** Builds a benchmark's task splits, writes the manifest (and ALFWorld split files) and prints our counts against the paper's. */
-export async function splitsCommand(o: SplitsCommandOptions, out: Pick<NodeJS.WriteStream, 'write'> = process.stdout): Promise<number> {
-  if (o.bench === undefined) throw new ConfigError({ message: 'Missing --bench.', field: 'bench', allowed: SPLIT_BENCHMARKS });
+/** The registered benchmarks that have paper splits. */
+function withSplits(registry: BenchmarkRegistry): (AnyBenchmarkDefinition & { paperSplits: PaperSplits })[] {
+  return registry.all().filter((d): d is AnyBenchmarkDefinition & { paperSplits: PaperSplits } => d.paperSplits !== undefined);
+}
+
+/** Builds a benchmark's task splits, writes the manifest (and the benchmark's own split files) and prints our counts against the paper's. */
+export async function splitsCommand(
+  o: SplitsCommandOptions,
+  out: Pick<NodeJS.WriteStream, 'write'> = process.stdout,
+  registry: BenchmarkRegistry = new BenchmarkRegistry(),
+): Promise<number> {
+  const allowed = withSplits(registry).map((d) => d.name);
+  if (o.bench === undefined) throw new ConfigError({ message: 'Missing --bench.', field: 'bench', allowed });
+  const definition = looksLikePath(o.bench) ? await registry.resolve(o.bench) : registry.find(o.bench);
+  if (definition?.paperSplits === undefined) throw new ConfigError({ message: `Unknown benchmark '${o.bench}'.`, field: 'bench', allowed });
   if (o.out === undefined || o.out === '') throw new ConfigError({ message: 'Missing --out DIR (where manifest.json is written).', field: 'out' });
   if (existsSync(o.out) && !statSync(o.out).isDirectory()) throw new ConfigError({ message: `--out ${o.out} exists and is not a directory.`, field: 'out' });
   const dataDir = resolveDataDir(o.dataDir);
-  const manifest = buildSplits({ bench: o.bench, dataDir, ...(o.pool === undefined ? {} : { pool: o.pool }) });
-  const files = writeSplits(manifest, o.out);
+  const built = buildSplits(definition.paperSplits, { dataDir, ...(o.pool === undefined ? {} : { pool: o.pool }) });
+  const manifest = built.manifest;
+  const files = writeSplits(manifest, o.out, built.files);
   if (o.json) out.write(`${JSON.stringify(summaryJson(manifest, files), null, 2)}\n`);
   else out.write(renderSummary(manifest, files));
   return EXIT_OK;
@@ -67,13 +82,15 @@ function renderSummary(m: SplitManifest, files: readonly WrittenFile[]): string 
   return `${lines.join('\n')}\n`;
 }
 
-export function registerSplitsCommand(program: Command): void {
+export function registerSplitsCommand(program: Command, registry: BenchmarkRegistry): void {
+  const benches = withSplits(registry);
+  const ownFiles = benches.filter((d) => d.paperSplits.filesHelp !== undefined).map((d) => `for ${d.name}, ${d.paperSplits.filesHelp}`);
   program
     .command('splits')
     .description("Build the paper's task splits (test, validation, sft_train, rl_train) for a benchmark and write their manifest.")
-    .option('--bench <name>', `benchmark: ${SPLIT_BENCHMARKS.join(', ')}`)
-    .option('--pool <file>', 'a training pool in the benchmark\'s own format instead of the shipped one: webshop items_human_ins.json, alfworld a games .jsonl(.gz), dbbench a task .jsonl (db_out_new.jsonl)')
-    .option('--out <dir>', 'output folder for manifest.json (and, for alfworld, AgentBench split files)')
+    .option('--bench <name>', `benchmark: ${benches.map((d) => d.name).join(', ')}`)
+    .option('--pool <file>', `a training pool in the benchmark's own format instead of the shipped one: ${benches.map((d) => `${d.name} ${d.paperSplits.poolHelp}`).join(', ')}`)
+    .option('--out <dir>', `output folder for manifest.json${ownFiles.length > 0 ? ` (and, ${ownFiles.join('; ')})` : ''}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--json', 'machine-readable summary')
     .addHelpText(
@@ -92,6 +109,6 @@ counts against the paper's. Validation and test tasks never appear in sft_train 
 check their rows against the manifest.`,
     )
     .action(async (opts: SplitsCommandOptions) => {
-      process.exitCode = await splitsCommand(opts);
+      process.exitCode = await splitsCommand(opts, process.stdout, registry);
     });
 }

@@ -8,7 +8,7 @@ export interface BenchSignatureTally<Id extends string> {
   kept: boolean;
 }
 
-/** The per-batch counts behind a WebShop or ALFWorld patch. */
+/** The per-batch counts behind a trace benchmark's patch. */
 export interface BenchTally<Id extends string> {
   episodes: number;
   scored: number;

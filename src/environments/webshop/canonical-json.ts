@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { PyValue } from '../../python/python-json.js';
-import { pyFloatRepr } from '../../python/python-text.js';
-import { compareCodePoints } from './goals.js';
+import { compareCodePoints, pyJsonCompact } from '../../python/python-json-compact.js';
 
 /**
  * The manifest hashing of the WebShop identity protocol (protocol.md §6.5, `manifest_sha256`):
@@ -36,27 +35,4 @@ export function canonicalize(value: PyValue): PyValue {
 }
 
 /** Python `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`. */
-export function pyJsonDumps(value: PyValue): string {
-  if (value === null) return 'null';
-  if (value === true) return 'true';
-  if (value === false) return 'false';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'NaN';
-    if (value === Infinity) return 'Infinity';
-    if (value === -Infinity) return '-Infinity';
-    return pyFloatRepr(value);
-  }
-  if (typeof value === 'string') return encodeString(value);
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(',')}]`;
-  const parts: string[] = [];
-  for (const [key, item] of value) parts.push(`${encodeString(key)}:${pyJsonDumps(item)}`);
-  return `{${parts.join(',')}}`;
-}
-
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-function encodeString(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return `"${text.replace(/[\x00-\x1f"\\]/g, (ch) => SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
-}
+export const pyJsonDumps = pyJsonCompact;

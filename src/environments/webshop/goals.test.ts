@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { buildGoalSet, drawPriceCap } from './goals.js';
 import { loadCatalogue } from './load-catalogue.js';
-import { createPythonRandom } from './python-random.js';
+import { createPythonRandom } from '../../python/python-random.js';
 import { writeTestCatalogue } from './test-catalogue.js';
 
 const dir = writeTestCatalogue({ human: true });

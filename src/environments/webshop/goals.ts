@@ -1,8 +1,8 @@
 import { InternalError } from '../../episode/index.js';
+import { compareCodePoints } from '../../python/python-json-compact.js';
+import { createPythonRandom, type PythonRandom } from '../../python/python-random.js';
 import type { GoalOptions, WebShopProduct } from './clean-product.js';
 import type { GoalMode } from './load-catalogue.js';
-import { createPythonRandom } from './python-random.js';
-import type { PythonRandom } from './python-random.js';
 
 /** WebShop's goal seed: `random.seed(233); random.shuffle(goals)`. AgentBench's sample i is goals[i]. */
 export const DEFAULT_GOAL_SEED = 233;
@@ -181,13 +181,4 @@ function stripDots(text: string): string {
   return text.replace(/^\.+|\.+$/g, '');
 }
 
-/** Python string order (by code point). */
-export function compareCodePoints(a: string, b: string): number {
-  const x = Array.from(a);
-  const y = Array.from(b);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = (x[i]!.codePointAt(0) ?? 0) - (y[i]!.codePointAt(0) ?? 0);
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
+export { compareCodePoints };

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { loadCatalogue } from './load-catalogue.js';
-import { createPythonRandom } from './python-random.js';
+import { createPythonRandom } from '../../python/python-random.js';
 import { createWebShopSearch, documentText } from './search.js';
 import { writeTestCatalogue } from './test-catalogue.js';
 

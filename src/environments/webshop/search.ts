@@ -3,7 +3,7 @@ import { createBm25Index } from './bm25-index.js';
 import type { Bm25Options } from './bm25-index.js';
 import type { WebShopProduct } from './clean-product.js';
 import { createTextAnalyzer } from './lucene-analyzer.js';
-import type { PythonRandom } from './python-random.js';
+import type { PythonRandom } from '../../python/python-random.js';
 
 /** WebShop returns at most this many search results ("Total results: N"). */
 export const SEARCH_RETURN_N = 50;

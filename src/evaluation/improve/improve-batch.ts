@@ -108,7 +108,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return noScore(decideReward({ ...evidence, proposal: 'no_patch' }), { notes: engineerNotes });
 
   // Validation, exactly as the original (plus the runtime no-op check of the RL config). A benchmark whose
-  // runtime executes no legacy DSL action requires code hooks only, as the WebShop evaluator does.
+  // runtime executes no legacy DSL action requires code hooks only, as the original's shop evaluator does.
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'validate' });
   const options = { bench: ctx.benchmark.name, benchmarks: ctx.patchRules, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.benchmark.evaluation.codeHookOnly };
   const verdict: PatchVerdict =

@@ -11,8 +11,7 @@ import {
 } from '../../environments/webshop/identity-manifest.js';
 import { hasHumanInstructions, loadCatalogue, WEBSHOP_FILES, type GoalMode, type WebShopFileNames } from '../../environments/webshop/load-catalogue.js';
 import { renderPage } from '../../environments/webshop/render-page.js';
-import type { SourceFile } from './split-manifest.js';
-import { fileSha256 } from './task-hash.js';
+import { fileSha256, type SourceFile } from '../../task-splits/index.js';
 
 /** The WebShop goal list a split is made over, with each goal's identity digest. */
 export interface WebShopPool {

@@ -1,11 +1,43 @@
 import { ConfigError } from '../../episode/index.js';
-import { createPythonRandom } from '../../environments/webshop/python-random.js';
-import { compareWithPaper, formatCount } from './compare-counts.js';
-import { SPLIT_BATCH_SIZE, WEBSHOP_SPLIT } from './paper-splits.js';
-import type { IndexBatch, SplitManifest, SplitPartition } from './split-manifest.js';
-import { loadWebShopPool } from './webshop-pool.js';
+import { createPythonRandom } from '../../python/python-random.js';
+import {
+  compareWithPaper,
+  formatCount,
+  SPLIT_BATCH_SIZE,
+  type IndexBatch,
+  type PaperCounts,
+  type PaperSplits,
+  type SplitManifest,
+  type SplitPartition,
+} from '../../task-splits/index.js';
+import { loadWebShopPool } from './split-pool.js';
 
 export const WEBSHOP_SPLIT_PROCEDURE = 'webshop-task-batches-v1';
+
+/** The paper's WebShop split parameters (Appendix 10, as we read it; `src/task-splits/README.md`). */
+export const WEBSHOP_SPLIT = {
+  /** Goal indices 0..testCount-1 are the test set (under goal seed 233). */
+  testCount: 500,
+  goalSeed: 233,
+  partitionSeed: 20260603,
+  validationSeed: 20260623,
+  validationTasks: 100,
+} as const;
+
+/** The counts the paper's WebShop splits have. */
+export const WEBSHOP_PAPER_COUNTS: PaperCounts = {
+  pool: { count: null, basis: 'unknown', note: 'human goals from items_human_ins.json after index 499; the size is not in our sources' },
+  test: { count: 500, basis: 'stated', note: 'goal indices 0-499' },
+  validation: { count: 100, basis: 'stated', note: '100 RL-side tasks, seed 20260623' },
+  sft_train: { count: null, basis: 'unknown', note: 'half of the pool batches; the pool size is not in our sources' },
+  rl_train: { count: null, basis: 'unknown', note: 'the other half minus validation' },
+};
+
+/** WebShop's paper splits, for its definition. */
+export const webshopPaperSplits: PaperSplits = {
+  poolHelp: 'items_human_ins.json',
+  build: (options) => buildWebShopSplits(options),
+};
 
 export interface WebShopSplitOptions {
   /** The benchmark data folder (holding `webshop/`). */
@@ -86,7 +118,7 @@ export function buildWebShopSplits(options: WebShopSplitOptions): SplitManifest 
     batchSize: SPLIT_BATCH_SIZE,
     sources: pool.sources,
     counts: { ...counts, excluded: 0, withoutContent: 0 },
-    comparison: compareWithPaper('webshop', counts, why),
+    comparison: compareWithPaper(WEBSHOP_PAPER_COUNTS, counts, why),
     notes,
     partitions,
     excluded: [],

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 
 import { z } from 'zod';
 
-import { ConfigError } from '../../episode/index.js';
-import { PARTITIONS, SPLIT_BENCHMARKS, type PaperCountBasis, type PartitionName, type SplitBenchmark } from './paper-splits.js';
+import { ConfigError } from '../episode/index.js';
+import { PARTITIONS, type PaperCountBasis, type PartitionName } from './partitions.js';
 
 /** Version of `manifest.json`; bump when its shape changes. */
 export const SPLIT_MANIFEST_VERSION = 1 as const;
@@ -13,11 +13,11 @@ export const SPLIT_MANIFEST_KIND = 'harness-r1/task-splits' as const;
 export interface SplitTask {
   id: string;
   sha256: string | null;
-  /** ALFWorld: the AgentBench family key the split file files it under. */
+  /** The family (stratum) the benchmark's own split file files the task under, for stratified splits. */
   family?: string;
 }
 
-/** A contiguous WebShop batch of goal indices, `[start, end)`. */
+/** A contiguous batch of task indices, `[start, end)`, for benchmarks whose batches are index ranges. */
 export interface IndexBatch {
   start: number;
   end: number;
@@ -26,9 +26,9 @@ export interface IndexBatch {
 export interface SplitPartition {
   /** In the order exporters use: cut into consecutive batches of `batchSize`, unless `batches` is given. */
   tasks: SplitTask[];
-  /** WebShop: the partition's batches; the split is made at batch level. */
+  /** The partition's batches, when the split is made at batch level. */
   batches?: IndexBatch[];
-  /** ALFWorld: tasks per family. */
+  /** Tasks per family, for stratified splits. */
   families?: Record<string, number>;
 }
 
@@ -59,7 +59,8 @@ export interface ExcludedTask {
 export interface SplitManifest {
   schemaVersion: typeof SPLIT_MANIFEST_VERSION;
   kind: typeof SPLIT_MANIFEST_KIND;
-  benchmark: SplitBenchmark;
+  /** The benchmark's registry name. */
+  benchmark: string;
   /** Name of the procedure (our reading of the paper's Appendix 10), versioned. */
   procedure: string;
   pool: { kind: 'shipped' | 'user'; description: string };
@@ -93,7 +94,7 @@ const count = z.number().int().nonnegative();
 const manifestSchema = z.strictObject({
   schemaVersion: z.literal(SPLIT_MANIFEST_VERSION),
   kind: z.literal(SPLIT_MANIFEST_KIND),
-  benchmark: z.enum(SPLIT_BENCHMARKS),
+  benchmark: z.string().min(1),
   procedure: z.string().min(1),
   pool: z.strictObject({ kind: z.enum(['shipped', 'user']), description: z.string() }),
   seeds: z.record(z.string(), z.number().int()),

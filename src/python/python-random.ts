@@ -1,7 +1,7 @@
 /**
- * CPython's `random.Random` (MT19937), bit for bit, for the calls WebShop makes: `seed(int)`,
- * `random()`, `uniform`, `shuffle` and `sample`. WebShop orders its goals with
- * `random.seed(233); random.shuffle(goals)`, so reproducing the goal order needs the same generator,
+ * CPython's `random.Random` (MT19937), bit for bit, for the calls the original makes: `seed(int)`,
+ * `random()`, `uniform`, `shuffle` and `sample` (goal orders such as `random.seed(233); random.shuffle(goals)`
+ * and the task splits' seeded draws). Reproducing them needs the same generator,
  * the same seeding (`init_by_array` over the 32-bit words of the seed) and the same
  * `_randbelow` (rejection sampling over `getrandbits(bit_length(n))`). Checked against Python 3.11.
  */

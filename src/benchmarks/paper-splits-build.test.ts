@@ -5,16 +5,12 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { PROJECT_ROOT, resolveDataDir } from '../../config/data-dir.js';
-import { ConfigError } from '../../episode/index.js';
-import { createTaskManifestBuilder } from '../../environments/webshop/identity-manifest.js';
-import { loadWebShopEngine } from '../../environments/webshop/webshop-engine.js';
-import { allocateLargestRemainder } from './allocate.js';
-import { buildSplits } from './build-splits.js';
-import { findLeaks } from './leakage.js';
-import { TRAINING_PARTITIONS } from './paper-splits.js';
-import { loadSplitManifest, parseSplitManifest, partitionTasks, serializeSplitManifest } from './split-manifest.js';
-import { writeSplits } from './write-splits.js';
+import { PROJECT_ROOT, resolveDataDir } from '../config/data-dir.js';
+import { ConfigError } from '../episode/index.js';
+import { createTaskManifestBuilder } from '../environments/webshop/identity-manifest.js';
+import { loadWebShopEngine } from '../environments/webshop/webshop-engine.js';
+import { allocateLargestRemainder, findLeaks, loadSplitManifest, parseSplitManifest, partitionTasks, serializeSplitManifest, TRAINING_PARTITIONS, writeSplits } from '../task-splits/index.js';
+import { benchSplitFiles, buildBenchSplits as buildSplits } from '../testing/paper-splits.js';
 
 const dataDir = resolveDataDir();
 const fixtures = path.join(PROJECT_ROOT, 'test/fixtures/splits');
@@ -34,8 +30,12 @@ function configError(fn: () => unknown): ConfigError {
 describe('determinism', () => {
   it('gives a byte-identical manifest (and files) for the same seed and data', () => {
     for (const bench of ['dbbench', 'alfworld'] as const) {
-      const a = writeSplits(buildSplits({ bench, dataDir }), path.join(work, `${bench}-a`));
-      const b = writeSplits(buildSplits({ bench, dataDir }), path.join(work, `${bench}-b`));
+      const write = (dir: string): ReturnType<typeof writeSplits> => {
+        const m = buildSplits({ bench, dataDir });
+        return writeSplits(m, path.join(work, dir), benchSplitFiles(m).slice(1));
+      };
+      const a = write(`${bench}-a`);
+      const b = write(`${bench}-b`);
       expect(a.map((f) => [path.basename(f.file), f.sha256])).toEqual(b.map((f) => [path.basename(f.file), f.sha256]));
       expect(readFileSync(a[0]!.file)).toEqual(readFileSync(b[0]!.file));
       expect(readdirSync(path.join(work, `${bench}-a`)).some((f) => f.includes('.tmp-'))).toBe(false);
@@ -136,7 +136,7 @@ describe('user-supplied pools (--pool)', () => {
     expect(configError(() => buildSplits({ bench: 'dbbench', dataDir, pool: path.join(work, 'nope.jsonl') })).field).toBe('pool');
     const error = configError(() => buildSplits({ bench: 'mind2web', dataDir }));
     expect(error.field).toBe('bench');
-    expect(error.message).toMatch(/Unknown benchmark 'mind2web'\. Allowed: webshop, alfworld, dbbench\./);
+    expect(error.message).toMatch(/Unknown benchmark 'mind2web'\. Allowed: dbbench, alfworld, webshop\./);
   });
 });
 

@@ -1,14 +1,55 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ConfigError } from '../../episode/index.js';
 import { dbBenchSplitPath, loadDbBenchFile } from '../../environments/dbbench/load-tasks.js';
-import { createPythonRandom } from '../../environments/webshop/python-random.js';
-import { compareWithPaper, formatCount } from './compare-counts.js';
-import { DBBENCH_SPLIT, SPLIT_BATCH_SIZE, type PartitionName } from './paper-splits.js';
-import type { ExcludedTask, SourceFile, SplitManifest, SplitTask } from './split-manifest.js';
-import { dbBenchRecordHashes, fileSha256 } from './task-hash.js';
+import { pyJsonLoads } from '../../python/python-json.js';
+import { createPythonRandom } from '../../python/python-random.js';
+import {
+  canonicalSha256,
+  compareWithPaper,
+  fileSha256,
+  formatCount,
+  SPLIT_BATCH_SIZE,
+  type ExcludedTask,
+  type PaperCounts,
+  type PaperSplits,
+  type PartitionName,
+  type SourceFile,
+  type SplitManifest,
+  type SplitTask,
+} from '../../task-splits/index.js';
 
 export const DBBENCH_SPLIT_PROCEDURE = 'dbbench-shuffled-halves-v1';
+
+/** The paper's DBBench split parameters (Appendix 10, as we read it; `src/task-splits/README.md`). */
+export const DBBENCH_SPLIT = {
+  partitionSeed: 20260625,
+  validationTasks: 100,
+  /** The paper's training pool (`db_out_new.jsonl`, not shipped). */
+  paperPoolTasks: 4803,
+} as const;
+
+const half = (n: number): number => Math.floor(n / 2);
+
+/** The counts the paper's DBBench splits have. */
+export const DBBENCH_PAPER_COUNTS: PaperCounts = {
+  pool: { count: DBBENCH_SPLIT.paperPoolTasks, basis: 'stated', note: 'db_out_new.jsonl training tasks' },
+  test: { count: 300, basis: 'stated', note: 'the standard set, test only' },
+  validation: { count: 100, basis: 'stated', note: '100 RL-side tasks' },
+  sft_train: { count: half(DBBENCH_SPLIT.paperPoolTasks), basis: 'derived', note: 'the smaller half of 4,803 (our reading of "halves")' },
+  rl_train: {
+    count: DBBENCH_SPLIT.paperPoolTasks - half(DBBENCH_SPLIT.paperPoolTasks) - DBBENCH_SPLIT.validationTasks,
+    basis: 'derived',
+    note: 'the larger half minus the 100 validation tasks',
+  },
+};
+
+/** DBBench's paper splits, for its definition. */
+export const dbbenchPaperSplits: PaperSplits = {
+  poolHelp: 'a task .jsonl (db_out_new.jsonl)',
+  build: (options) => buildDbBenchSplits(options),
+};
 
 export interface DbBenchSplitOptions {
   /** The benchmark data folder (holding `dbbench/`). */
@@ -114,7 +155,7 @@ export function buildDbBenchSplits(options: DbBenchSplitOptions): SplitManifest 
     batchSize: SPLIT_BATCH_SIZE,
     sources: sources(dataDir, [standardFile, standardV02File], poolFile, options.pool !== undefined),
     counts: { ...counts, excluded: excluded.length, withoutContent: 0 },
-    comparison: compareWithPaper('dbbench', counts, why),
+    comparison: compareWithPaper(DBBENCH_PAPER_COUNTS, counts, why),
     notes,
     partitions,
     excluded,
@@ -138,4 +179,28 @@ function sources(dataDir: string, standardFiles: readonly string[], poolFile: st
     ...standardFiles.map((f) => shipped('test', f)),
     fromUser ? { role: 'pool (--pool)', path: poolFile, ...fileSha256(poolFile) } : shipped('pool', poolFile),
   ];
+}
+
+/**
+ * The content hash of every record of a DBBench task file, in the loader's task order (one per
+ * non-blank line). The file is decoded with Python's JSON rules (ints and floats stay distinct), so
+ * the hash equals the Python one byte for byte.
+ */
+export function dbBenchRecordHashes(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new ConfigError({ message: `Cannot read DBBench task file ${file}: ${(cause as Error).message}`, field: 'pool', cause });
+  }
+  const hashes: string[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === '') continue;
+    const decoded = pyJsonLoads(line);
+    if (!decoded.ok) throw new ConfigError({ message: `${file}:${i + 1}: not valid JSON (${decoded.error.message}).`, field: 'pool' });
+    hashes.push(canonicalSha256(decoded.value));
+  }
+  return hashes;
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveDataDir } from '../../config/data-dir.js';
-import { ConfigError, InternalError } from '../../episode/index.js';
-import { buildSplits } from './build-splits.js';
+import { resolveDataDir } from '../config/data-dir.js';
+import { ConfigError, InternalError } from '../episode/index.js';
+import { buildBenchSplits as buildSplits, SPLIT_BENCHMARKS } from '../testing/paper-splits.js';
 import { assertNoLeakage, checkManifestDisjoint, findLeaks } from './leakage.js';
-import { PARTITIONS, SPLIT_BENCHMARKS, TRAINING_PARTITIONS } from './paper-splits.js';
+import { PARTITIONS, TRAINING_PARTITIONS } from './partitions.js';
 import { partitionTasks, type SplitManifest } from './split-manifest.js';
 
 const dataDir = resolveDataDir();

@@ -1,11 +1,11 @@
-import { ConfigError } from '../../episode/index.js';
+import { ConfigError } from '../episode/index.js';
 
 /**
  * Splits `total` over groups in proportion to their sizes by the largest-remainder method: each group
  * gets the floor of its quota, and the leftover units go to the largest fractional parts, ties to the
  * group listed first. The result always sums to `total`, which plain per-group rounding does not
- * promise. On the shipped train_valid families the two agree (this reproduces the release's 391-game
- * test draw).
+ * promise. On the text-world benchmark's shipped families the two agree (this reproduces the release's
+ * stratified test draw).
  */
 export function allocateLargestRemainder(sizes: ReadonlyMap<string, number>, total: number): Map<string, number> {
   const whole = [...sizes.values()].reduce((a, b) => a + b, 0);

@@ -3,8 +3,8 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { PROJECT_ROOT } from '../../config/data-dir.js';
-import { createPythonRandom } from '../../environments/webshop/python-random.js';
+import { PROJECT_ROOT } from '../config/data-dir.js';
+import { createPythonRandom } from '../python/python-random.js';
 
 // Values printed by CPython (test/fixtures/splits/make_golden.py) for every generator call the split
 // builder makes, seeded with the paper's seeds: a fresh random.Random(seed) per call list.

@@ -1,4 +1,4 @@
-import { PAPER_COUNTS, PARTITIONS, type PartitionName, type SplitBenchmark } from './paper-splits.js';
+import { PARTITIONS, type PaperCounts, type PartitionName } from './partitions.js';
 import type { CountComparison } from './split-manifest.js';
 
 /**
@@ -6,12 +6,12 @@ import type { CountComparison } from './split-manifest.js';
  * from when they differ (keyed by partition); elsewhere the paper count's own note stands.
  */
 export function compareWithPaper(
-  bench: SplitBenchmark,
+  paperCounts: PaperCounts,
   ours: Record<PartitionName | 'pool', number>,
   why: Partial<Record<PartitionName | 'pool', string>>,
 ): CountComparison[] {
   return (['pool', ...PARTITIONS] as const).map((partition) => {
-    const paper = PAPER_COUNTS[bench][partition];
+    const paper = paperCounts[partition];
     return { partition, ours: ours[partition], paper: paper.count, basis: paper.basis, note: why[partition] ?? paper.note };
   });
 }

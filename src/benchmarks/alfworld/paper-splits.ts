@@ -3,14 +3,71 @@ import path from 'node:path';
 import { ConfigError } from '../../episode/index.js';
 import { alfworldGameFilePaths, loadAlfworldGames, loadAlfworldGamesFile, type AlfworldGameRecord } from '../../environments/alfworld/load-games.js';
 import { alfworldSplitPath, readSplitEntries, type AlfworldSplitEntry } from '../../environments/alfworld/splits.js';
-import { createPythonRandom, type PythonRandom } from '../../environments/webshop/python-random.js';
-import { allocateLargestRemainder } from './allocate.js';
-import { compareWithPaper, formatCount } from './compare-counts.js';
-import { ALFWORLD_SPLIT, SPLIT_BATCH_SIZE, type PartitionName } from './paper-splits.js';
-import type { SourceFile, SplitManifest, SplitPartition } from './split-manifest.js';
-import { alfworldGameHash, fileSha256 } from './task-hash.js';
+import type { PyValue } from '../../python/python-json.js';
+import { createPythonRandom, type PythonRandom } from '../../python/python-random.js';
+import {
+  allocateLargestRemainder,
+  canonicalSha256,
+  compareWithPaper,
+  fileSha256,
+  formatCount,
+  PARTITIONS,
+  SPLIT_BATCH_SIZE,
+  type PaperCounts,
+  type PaperSplits,
+  type PartitionName,
+  type SourceFile,
+  type SplitFile,
+  type SplitManifest,
+  type SplitPartition,
+} from '../../task-splits/index.js';
 
 export const ALFWORLD_SPLIT_PROCEDURE = 'alfworld-family-stratified-v1';
+
+/** The paper's ALFWorld split parameters (Appendix 10, as we read it; `src/task-splits/README.md`). */
+export const ALFWORLD_SPLIT = {
+  /** The release's test list (`data/alfworld/test_set.json`): all of new_std plus this many from train_valid. */
+  testFromTrainValid: 391,
+  testSeed: 20260609,
+  partitionSeed: 20260614,
+  validationTasks: 99,
+} as const;
+
+/** The counts the paper's ALFWorld splits have. */
+export const ALFWORLD_PAPER_COUNTS: PaperCounts = {
+  pool: { count: 3150 - 391, basis: 'derived', note: 'train_valid (3,150) minus its 391 test games' },
+  test: { count: 500, basis: 'stated', note: 'all 109 new_std + 391 stratified from train_valid, seed 20260609' },
+  validation: { count: 99, basis: 'stated', note: 'stratified by family, seed 20260614' },
+  sft_train: { count: null, basis: 'unknown', note: 'the SFT/RL proportion is not stated; we halve per family' },
+  rl_train: { count: null, basis: 'unknown', note: 'see sft_train' },
+};
+
+/** The file name of each partition, in AgentBench's split format. `test_set.json` is the release's name. */
+export const ALFWORLD_SPLIT_FILES: Readonly<Record<PartitionName, string>> = {
+  test: 'test_set.json',
+  validation: 'validation_set.json',
+  sft_train: 'sft_train_set.json',
+  rl_train: 'rl_train_set.json',
+};
+
+/**
+ * Each partition as an AgentBench split file (`{"mixed": [game paths]}`, two-space JSON as the release
+ * writes `test_set.json`), so AgentBench itself can run it.
+ */
+export function alfworldSplitFiles(manifest: SplitManifest): SplitFile[] {
+  return PARTITIONS.map((partition) => {
+    const mixed = manifest.partitions[partition].tasks.map((t) => `${t.id}/game.tw-pddl`);
+    return { name: ALFWORLD_SPLIT_FILES[partition], content: `${JSON.stringify({ mixed }, null, 2)}\n` };
+  });
+}
+
+/** ALFWorld's paper splits, for its definition. */
+export const alfworldPaperSplits: PaperSplits = {
+  poolHelp: 'a games .jsonl(.gz)',
+  build: (options) => buildAlfworldSplits(options),
+  files: alfworldSplitFiles,
+  filesHelp: 'AgentBench split files',
+};
 
 export interface AlfworldSplitOptions {
   /** The benchmark data folder (holding `alfworld/`). */
@@ -121,7 +178,7 @@ export function buildAlfworldSplits(options: AlfworldSplitOptions): SplitManifes
     batchSize: SPLIT_BATCH_SIZE,
     sources: sources(dataDir, newStdFile, trainValidFile, options.pool),
     counts: { ...counts, excluded: 0, withoutContent },
-    comparison: compareWithPaper('alfworld', counts, why),
+    comparison: compareWithPaper(ALFWORLD_PAPER_COUNTS, counts, why),
     notes,
     partitions,
     excluded: [],
@@ -159,4 +216,18 @@ function sources(dataDir: string, newStdFile: string, trainValidFile: string, po
   const list = [shipped('split new_std', newStdFile), shipped('split train_valid', trainValidFile), ...alfworldGameFilePaths(dataDir).map((f) => shipped('games', f))];
   if (pool !== undefined) list.push({ role: 'games (--pool)', path: pool, ...fileSha256(pool) });
   return list;
+}
+
+/** The content hash of a shipped ALFWorld game: its record with the data file's field names. */
+export function alfworldGameHash(game: AlfworldGameRecord): string {
+  return canonicalSha256(
+    new Map<string, PyValue>([
+      ['id', game.id],
+      ['task_type', game.taskType],
+      ['goal', game.goal],
+      ['solvable', game.solvable],
+      ['walkthrough_2_1_2', [...game.walkthrough]],
+      ['pddl_problem', game.pddlProblem],
+    ]),
+  );
 }

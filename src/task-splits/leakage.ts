@@ -1,5 +1,5 @@
-import { ConfigError, InternalError } from '../../episode/index.js';
-import { HELD_OUT_PARTITIONS, TRAINING_PARTITIONS, type PartitionName } from './paper-splits.js';
+import { ConfigError, InternalError } from '../episode/index.js';
+import { HELD_OUT_PARTITIONS, TRAINING_PARTITIONS, type PartitionName } from './partitions.js';
 import type { SplitManifest } from './split-manifest.js';
 
 /** A task an exporter is about to write: its identity, and its content hash when known. */

@@ -4,12 +4,9 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { PROJECT_ROOT, resolveDataDir } from '../../config/data-dir.js';
-import { allocateLargestRemainder } from './allocate.js';
-import { buildSplits } from './build-splits.js';
-import { PARTITIONS, type PartitionName } from './paper-splits.js';
-import type { SplitManifest, SplitTask } from './split-manifest.js';
-import { splitFiles } from './write-splits.js';
+import { PROJECT_ROOT, resolveDataDir } from '../config/data-dir.js';
+import { allocateLargestRemainder, PARTITIONS, type PartitionName, type SplitManifest, type SplitTask } from '../task-splits/index.js';
+import { benchSplitFiles as splitFiles, buildBenchSplits as buildSplits } from '../testing/paper-splits.js';
 
 // The builder against an independent CPython implementation of the same procedure
 // (test/fixtures/splits/make_golden.py) on the shipped data: counts, first identities and a digest of
