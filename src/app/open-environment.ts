@@ -16,6 +16,8 @@ export interface BenchmarkChoice {
   split: string;
   protocol: string;
   maxRounds?: number;
+  /** Episodes played at once (engines start this many up front). */
+  concurrency?: number;
   /** The benchmark's own options, already validated (see `benchmarkOptions`). */
   options: Record<string, unknown>;
 }
@@ -84,6 +86,7 @@ export function openBenchmark(choice: BenchmarkChoice, patch?: HarnessPatch): Pr
     protocol: choice.protocol,
     options: choice.options,
     ...(choice.maxRounds !== undefined ? { maxRounds: choice.maxRounds } : {}),
+    ...(choice.concurrency !== undefined ? { concurrency: choice.concurrency } : {}),
     ...(patch ? { patch } : {}),
   });
 }
