@@ -17,6 +17,8 @@ export interface BenchmarkChoice {
   split: string;
   protocol: string;
   maxRounds?: number;
+  /** Episodes played at once (engines start this many up front). */
+  concurrency?: number;
   /** The benchmark's own options, already validated (see `benchmarkOptions`). */
   options: Record<string, unknown>;
 }
@@ -93,6 +95,7 @@ export function openBenchmark(choice: BenchmarkChoice, patch?: HarnessPatch): Pr
     protocol: choice.protocol,
     options: choice.options,
     ...(choice.maxRounds !== undefined ? { maxRounds: choice.maxRounds } : {}),
+    ...(choice.concurrency !== undefined ? { concurrency: choice.concurrency } : {}),
     ...(patch ? { patch } : {}),
   });
 }

@@ -38,6 +38,8 @@ export interface OpenRequest<O> {
   options: O;
   /** An installed patch, for benchmarks that honour legacy actions at install (DBBench skills and tool hints). */
   patch?: HarnessPatch;
+  /** Episodes the command plays at once, so engines can be started that many up front. Never changes results. */
+  concurrency?: number;
 }
 
 /** An opened environment and what identifies its configuration in manifests and rerun cache keys. */

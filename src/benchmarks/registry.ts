@@ -84,6 +84,7 @@ export async function loadBenchmarkModule(file: string, field = 'bench'): Promis
   if (!existsSync(resolved)) throw new ConfigError({ message: `Benchmark module not found: ${resolved}.`, field });
   let loaded: { default?: unknown };
   try {
+    await typeScriptLoaderFor(resolved);
     loaded = (await import(pathToFileURL(resolved).href)) as { default?: unknown };
   } catch (cause) {
     throw new ConfigError({ message: `Cannot load benchmark module ${resolved}: ${(cause as Error).message}`, field, cause });
@@ -94,6 +95,18 @@ export async function loadBenchmarkModule(file: string, field = 'bench'): Promis
   }
   return definition;
 }
+
+/**
+ * A benchmark written in TypeScript needs a loader when the CLI runs compiled (`dist/`): tsx's, registered
+ * on first need. From the sources (tsx, vitest) one is already active.
+ */
+async function typeScriptLoaderFor(file: string): Promise<void> {
+  if (!/\.[cm]?ts$/.test(file) || import.meta.url.endsWith('.ts') || tsxRegistered) return;
+  const { register } = await import('tsx/esm/api');
+  register();
+  tsxRegistered = true;
+}
+let tsxRegistered = false;
 
 const REQUIRED: readonly (keyof AnyBenchmarkDefinition)[] = ['name', 'title', 'protocols', 'splits', 'defaultSplit', 'options', 'open', 'patch', 'engineer', 'evaluation'];
 

@@ -15,11 +15,13 @@ import { readConfigFile } from '../app/options.js';
 import { BenchmarkRegistry, loadBenchmarkModule, looksLikePath } from '../benchmarks/registry.js';
 import type { CliContext } from './cli-context.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
+import { packageVersion } from './package-version.js';
 
 /** Builds the `harness-r1` program. Each command is a thin wrapper over a library function. */
 export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry() }): Command {
   const program = new Command('harness-r1')
     .description('Make LLM agents fail less without touching their weights: run a frozen agent, patch its harness with hooks, rerun, measure.')
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerDemoCommand(program, ctx);

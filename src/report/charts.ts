@@ -1,5 +1,4 @@
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 
 import { InternalError } from '../episode/index.js';
 import type { RunArtifacts } from '../run-dir/read-run.js';
@@ -40,6 +39,8 @@ export async function renderVegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   if ('data' in spec && spec.data && !('values' in spec.data)) {
     throw new InternalError({ message: 'Report charts take inline data only (data.values); nothing may be loaded.' });
   }
+  // Loaded here, not at start-up: every command imports the report, few render one.
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const { spec: vegaSpec } = compile({ ...spec, config: { ...CHART_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec);
   const view = new vega.View(vega.parse(vegaSpec), { renderer: 'none' });
   try {

@@ -1,14 +1,22 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * An append-only JSON-lines file that survives a crash: each record is written with one `write` and
- * fsynced, and on open a torn last line (the process died mid-write) is cut off, so what remains is
- * exactly the records that were completely written. `replaceAll` swaps the whole file for another
+ * An append-only JSON-lines file that survives a crash: each record is written with one `write` before
+ * `append` returns (so a killed process loses nothing it appended), and on open a torn last line (the
+ * process died mid-write) is cut off, so what remains is exactly the records that were completely written.
+ * fsyncs are grouped: one runs in the background after a write, and the records appended while it runs
+ * share the next one, so many episodes finishing at once cost a few fsyncs and never block the event loop;
+ * `flush` and `close` fsync what is still pending before they return. `replaceAll` swaps the whole file for another
  * ordering of it atomically (temporary file, fsync, rename, fsync of the directory).
  */
 export class JsonlLog<T> {
   private fd: number | undefined;
+  /** Written since the last fsync started. */
+  private dirty = false;
+  /** A background fsync is running (on this fd, or on one `close` handed over to it). */
+  private syncing = false;
+  private syncError: Error | undefined;
 
   constructor(readonly file: string) {}
 
@@ -54,11 +62,40 @@ export class JsonlLog<T> {
     this.appendLine(JSON.stringify(record));
   }
 
-  /** Appends one already serialized record (no newline inside) and fsyncs it. */
+  /** Appends one already serialized record (no newline inside); it is fsynced with the next group. */
   appendLine(line: string): void {
+    this.throwSyncError();
     if (this.fd === undefined) this.fd = openSync(this.file, 'a');
     writeFully(this.fd, Buffer.from(`${line}\n`, 'utf8'));
-    fsyncSync(this.fd);
+    this.dirty = true;
+    this.syncInBackground();
+  }
+
+  /** Waits for nothing: fsyncs what was appended and not yet synced, now. */
+  flush(): void {
+    this.throwSyncError();
+    if (this.fd !== undefined && this.dirty) fsyncSync(this.fd);
+    this.dirty = false;
+  }
+
+  private syncInBackground(): void {
+    if (this.syncing || !this.dirty || this.fd === undefined) return;
+    const fd = this.fd;
+    this.syncing = true;
+    this.dirty = false;
+    fsync(fd, (error) => {
+      this.syncing = false;
+      if (error) this.syncError ??= error;
+      // `close` ran meanwhile and left the descriptor to this callback.
+      if (this.fd !== fd) closeSync(fd);
+      else this.syncInBackground();
+    });
+  }
+
+  private throwSyncError(): void {
+    const error = this.syncError;
+    this.syncError = undefined;
+    if (error) throw error;
   }
 
   /**
@@ -82,9 +119,13 @@ export class JsonlLog<T> {
     fsyncDirectory(path.dirname(this.file));
   }
 
+  /** fsyncs what is pending and closes the file (a background fsync still running closes it when done). */
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.flush();
     this.fd = undefined;
+    if (!this.syncing) closeSync(fd);
   }
 }
 

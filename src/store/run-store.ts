@@ -69,6 +69,8 @@ export class RunStore {
     }
     this.db = new Database(path.join(dir, 'index.sqlite'));
     this.db.pragma('journal_mode = WAL');
+    // The index is rebuilt from the JSONL whenever the run is opened: its commits need no fsync of their own.
+    this.db.pragma('synchronous = OFF');
     // Rebuilt from the JSONL on every open, so its shape may change freely between versions.
     this.db.exec(`DROP TABLE IF EXISTS episodes; CREATE TABLE episodes (
       task_index INTEGER PRIMARY KEY, attempt INTEGER NOT NULL, outcome TEXT NOT NULL, reward REAL NOT NULL, rounds INTEGER NOT NULL,
@@ -153,6 +155,8 @@ export class RunStore {
    * append log or the complete new file, never a mix, and the next open reads either the same way.
    */
   finish(): void {
+    this.episodes.flush();
+    this.timings.flush();
     const { records, lines } = this.episodes.readAll();
     const seen = new Map<number, number>();
     const entries = records.map((raw, position) => {

@@ -56,7 +56,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
     const tasks = file === undefined ? undefined : loadDbBenchFile(file);
     if (tasks?.length === 0) throw new ConfigError({ message: `--data ${file}: the file holds no tasks.`, field: 'data' });
     const grading = request.options.grading ?? 'fc';
-    const backend = await resolveDbBackend(request.options.backend, request.options.dsn);
+    const backend = await resolveDbBackend(request.options.backend, request.options.dsn, process.env, request.concurrency);
     const environment = dbBenchEnvironment({
       dataDir: request.dataDir,
       split: request.split,

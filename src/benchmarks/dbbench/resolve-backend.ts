@@ -5,10 +5,18 @@ import { createSqliteBackend } from '../../environments/dbbench/sqlite-backend.j
 
 export const BACKENDS = ['sqlite', 'mariadb'] as const;
 
-/** The DBBench database: embedded SQLite by default, MariaDB/MySQL when a DSN is given. */
-export async function resolveDbBackend(name: string | undefined, dsn: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<DbBackend> {
+/**
+ * The DBBench database: embedded SQLite by default, MariaDB/MySQL when a DSN is given. With `concurrency`,
+ * SQLite starts that many database processes up front.
+ */
+export async function resolveDbBackend(
+  name: string | undefined,
+  dsn: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  concurrency?: number,
+): Promise<DbBackend> {
   const chosen = name ?? (dsn ? 'mariadb' : 'sqlite');
-  if (chosen === 'sqlite') return createSqliteBackend();
+  if (chosen === 'sqlite') return createSqliteBackend(concurrency === undefined ? {} : { warmWorkers: concurrency });
   if (chosen === 'mariadb') {
     const url = dsn ?? env.HARNESS_MARIADB_DSN;
     if (!url) {

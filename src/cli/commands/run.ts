@@ -54,7 +54,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
   let opened;
   try {
-    const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
+    const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, concurrency: o.concurrency, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
     opened = await openBenchmark(choice, patch?.patch);
   } catch (error) {
     await pool?.close();

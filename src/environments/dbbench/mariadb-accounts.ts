@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 
-import { createConnection } from 'mysql2/promise';
 import type { Connection, ConnectionOptions, Pool } from 'mysql2/promise';
 
 import { errorText, quoteIdentifier } from './mariadb-values.js';
@@ -87,6 +86,7 @@ export class MariaDbRunLease {
 
   /** Takes a fresh run tag and its lock on a connection of its own. */
   static async acquire(connection: ConnectionOptions): Promise<MariaDbRunLease> {
+    const { createConnection } = await import('mysql2/promise');
     const conn = await createConnection(connection);
     conn.on('error', () => undefined);
     try {

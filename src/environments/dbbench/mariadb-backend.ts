@@ -1,4 +1,3 @@
-import { createConnection, createPool } from 'mysql2/promise';
 import type { Connection, ConnectionOptions, Pool } from 'mysql2/promise';
 
 import { ConfigError, InternalError } from '../../episode/index.js';
@@ -103,6 +102,7 @@ export async function createMariaDbBackend(options: MariaDbBackendOptions): Prom
     decimalNumbers: false,
     jsonStrings: true,
   };
+  const { createPool } = await mysql();
   const pool = createPool({ ...connection, connectionLimit: options.poolSize ?? 4, maxIdle: options.poolSize ?? 4 });
   try {
     await pool.query('SELECT 1');
@@ -151,6 +151,11 @@ export async function createMariaDbBackend(options: MariaDbBackendOptions): Prom
  * another), nor reach `mysql.*`. The account and database are dropped when the episode ends and, for the
  * whole run, in `close()`; what a crashed run left is dropped by the next start.
  */
+/** mysql2, loaded on first use rather than at start-up (a SQLite or non-DBBench run never needs it). */
+function mysql(): Promise<typeof import('mysql2/promise')> {
+  return import('mysql2/promise');
+}
+
 export class MariaDbBackend implements DbBackend, MariaDbSessionHost {
   readonly name = 'mariadb' as const;
   /** What the start removed of runs that are gone. */
@@ -214,6 +219,7 @@ export class MariaDbBackend implements DbBackend, MariaDbSessionHost {
   // The methods below serve the sessions; they are not part of the DbBackend contract.
 
   async connectAs(account: EpisodeAccount): Promise<Connection> {
+    const { createConnection } = await mysql();
     const conn = await createConnection({ ...this.#connection, user: account.name, password: account.password, database: account.name });
     conn.on('error', () => undefined); // a dropped idle connection is noticed on the next statement
     await conn.query(`SET SESSION sql_mode = '', autocommit = 1, group_concat_max_len = ${MYSQL_GROUP_CONCAT_MAX_LEN}`);
@@ -223,7 +229,7 @@ export class MariaDbBackend implements DbBackend, MariaDbSessionHost {
   async killAs(account: EpisodeAccount, threadId: number, what: 'QUERY' | 'CONNECTION'): Promise<void> {
     let conn: Connection | undefined;
     try {
-      conn = await createConnection({ ...this.#connection, user: account.name, password: account.password });
+      conn = await (await mysql()).createConnection({ ...this.#connection, user: account.name, password: account.password });
       await conn.query(`KILL ${what} ${Math.trunc(threadId)}`);
     } catch {
       // The thread may have ended on its own, or the account is already gone.

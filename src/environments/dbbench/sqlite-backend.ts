@@ -48,6 +48,11 @@ export interface SqliteBackendOptions extends Partial<SqliteLimits> {
    * demand drops. Default {@link DEFAULT_WORKER_POOL_SIZE}.
    */
   workerPoolSize?: number;
+  /**
+   * `isolation: 'process'` only: processes started at once, before the first episode, and kept warm
+   * (the batch's concurrency, so no episode waits for a process to load). Default 0: started on demand.
+   */
+  warmWorkers?: number;
 }
 
 /** The SQLite backend, plus the counters of its process pool (all zero with `isolation: 'inline'`). */
@@ -109,6 +114,9 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
     throw new ConfigError({ message: `workerPoolSize must be a non-negative integer, got ${poolSize}.`, field: 'workerPoolSize' });
   }
   const pool = new SqliteWorkerPool({ maxIdle: poolSize, limits });
+  const warm = options.warmWorkers ?? 0;
+  if (!Number.isInteger(warm) || warm < 0) throw new ConfigError({ message: `warmWorkers must be a non-negative integer, got ${warm}.`, field: 'warmWorkers' });
+  if (isolation === 'process' && warm > 0) pool.warm(warm);
   const nameFor = (table: DbTable): string =>
     typeof options.databaseName === 'function' ? options.databaseName(table) : (options.databaseName ?? 'dbbench');
   const sessions = new Set<SqliteSession>();

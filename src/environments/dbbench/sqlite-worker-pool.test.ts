@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_SQLITE_LIMITS as limits } from './sqlite-limits.js';
 import { SqliteWorkerPool } from './sqlite-worker-pool.js';
+import type { DbTable } from './dbbench-task.js';
+import { sqliteTableKey } from './sqlite-table-key.js';
+
+const TABLE: DbTable = { name: 'T', columns: ['a'], rows: [['x'], ['y']] };
 
 describe('SqliteWorkerPool', () => {
   it('hands a released process to a waiting acquire before a new one has started', async () => {
@@ -55,5 +59,42 @@ describe('SqliteWorkerPool', () => {
     await expect(pool.acquire()).rejects.toThrow(/close/);
     await pool.release(lent);
     expect(lent.alive).toBe(false);
+  });
+
+  it('warm(n) starts n processes before any acquire and keeps them', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 0, maxStarting: 2, limits });
+    try {
+      pool.warm(3);
+      expect(pool.info().started).toBe(2);
+      await expect.poll(() => pool.info().idle, { timeout: 60_000 }).toBe(3);
+      expect(pool.info()).toEqual({ busy: 0, idle: 3, started: 3, killed: 0 });
+      const lent = await pool.acquire();
+      await pool.release(lent);
+      expect(pool.info()).toEqual({ busy: 0, idle: 3, started: 3, killed: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a process keeps a table it was sent: later opens send its key only, and an idle holder is lent first', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 2, limits });
+    try {
+      const [holder, other] = await Promise.all([pool.acquire(), pool.acquire()]);
+      const tableKey = sqliteTableKey(TABLE);
+      expect(await holder!.request({ op: 'open', tableKey, databaseName: 'd' })).toMatchObject({ op: 'unknown-table' });
+      expect(await holder!.request({ op: 'open', tableKey, table: TABLE, databaseName: 'd' })).toMatchObject({ op: 'open', setupError: null });
+      expect(await holder!.request({ op: 'execute', sql: "UPDATE T SET a = 'z'", timeoutMs: 5_000 })).toMatchObject({ op: 'execute' });
+      await holder!.request({ op: 'close' });
+      holder!.tables.add(tableKey);
+      // Key only: the rows come from the process's own copy, as loaded (the UPDATE is gone).
+      expect(await holder!.request({ op: 'open', tableKey, databaseName: 'd' })).toMatchObject({ op: 'open', setupError: null });
+      expect(await holder!.request({ op: 'execute', sql: 'SELECT a FROM T', timeoutMs: 5_000 })).toMatchObject({ outcome: { kind: 'rows', rows: [['x'], ['y']] } });
+      await holder!.request({ op: 'close' });
+      await pool.release(holder!);
+      await pool.release(other!);
+      expect(await pool.acquire(tableKey)).toBe(holder);
+    } finally {
+      await pool.close();
+    }
   });
 });

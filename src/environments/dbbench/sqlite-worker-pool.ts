@@ -42,13 +42,15 @@ interface Waiter {
  * `maxIdle` processes stay warm when demand drops.
  */
 export class SqliteWorkerPool {
-  readonly #maxIdle: number;
+  #maxIdle: number;
   readonly #maxStarting: number;
   readonly #limits: SqliteLimits;
   readonly #idle: SqliteWorkerProcess[] = [];
   readonly #busy = new Set<SqliteWorkerProcess>();
   readonly #starting = new Set<SqliteWorkerProcess>();
   readonly #waiters: Waiter[] = [];
+  /** Processes to keep alive (idle, lent or starting) whether or not episodes wait: see `warm`. */
+  #target = 0;
   #started = 0;
   #killed = 0;
   #closed = false;
@@ -59,10 +61,23 @@ export class SqliteWorkerPool {
     this.#limits = options.limits;
   }
 
-  acquire(): Promise<SqliteWorkerProcess> {
+  /**
+   * Starts processes now, before any episode asks, until `count` exist (idle, lent or starting), still a
+   * few at a time, and keeps that many warm afterwards (`maxIdle` grows to `count`). A batch that plays
+   * `count` episodes at once then finds its processes loaded instead of queueing behind their starts.
+   */
+  warm(count: number): void {
+    this.#target = Math.max(this.#target, count);
+    this.#maxIdle = Math.max(this.#maxIdle, count);
+    this.#grow();
+  }
+
+  /** Lends a process; with `tableKey`, an idle one that already holds that table if there is one. */
+  acquire(tableKey?: string): Promise<SqliteWorkerProcess> {
     if (this.#closed) return Promise.reject(closedError());
-    let proc = this.#idle.pop();
-    while (proc && !proc.alive) proc = this.#idle.pop();
+    for (let i = this.#idle.length - 1; i >= 0; i--) if (!this.#idle[i]!.alive) this.#idle.splice(i, 1);
+    const holding = tableKey === undefined ? -1 : this.#idle.findLastIndex((p) => p.tables.has(tableKey));
+    const proc = holding >= 0 ? this.#idle.splice(holding, 1)[0] : this.#idle.pop();
     if (proc) return Promise.resolve(this.#lend(proc));
     return new Promise((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
@@ -117,9 +132,14 @@ export class SqliteWorkerPool {
     this.#idle.push(proc);
   }
 
-  /** Starts processes while more episodes wait than processes are starting, up to `maxStarting` at once. */
+  /**
+   * Starts processes while more episodes wait than processes are starting, or fewer than the warm target
+   * exist, up to `maxStarting` at once.
+   */
   #grow(): void {
-    while (!this.#closed && this.#starting.size < this.#maxStarting && this.#starting.size < this.#waiters.length) {
+    const wanted = (): boolean =>
+      this.#starting.size < this.#waiters.length || this.#idle.length + this.#busy.size + this.#starting.size < this.#target;
+    while (!this.#closed && this.#starting.size < this.#maxStarting && wanted()) {
       const proc = new SqliteWorkerProcess(this.#limits);
       this.#starting.add(proc);
       this.#started += 1;
@@ -131,8 +151,11 @@ export class SqliteWorkerPool {
         },
         (error: Error) => {
           this.#starting.delete(proc);
-          // The episode this process was started for learns why; the others get new starts.
-          this.#waiters.shift()?.reject(error);
+          // The episode this process was started for learns why; the others get new starts. A warm-up start
+          // that fails with nobody waiting is not retried (the next acquire starts one and sees the error).
+          const waiter = this.#waiters.shift();
+          if (!waiter) this.#target = 0;
+          waiter?.reject(error);
           this.#grow();
         },
       );

@@ -46,6 +46,8 @@ interface Pending {
  */
 export class SqliteWorkerProcess {
   readonly ready: Promise<void>;
+  /** Keys of the task tables this process has been sent (it may have dropped some since: it then asks again). */
+  readonly tables = new Set<string>();
   readonly #limits: SqliteLimits;
   #child: ChildProcess | null = null;
   readonly #pending = new Map<number, Pending>();

@@ -6,6 +6,7 @@ import type { SqliteWorkerPool } from './sqlite-worker-pool.js';
 import type { SqliteWorkerResponse } from './sqlite-worker.js';
 import { lostConnectionError, outOfMemoryError } from './sqlite-limits.js';
 import { SqliteProcessGone, type SqliteWorkerProcess } from './sqlite-worker-process.js';
+import { sqliteTableKey } from './sqlite-table-key.js';
 
 /** How long past the timeout a process may take to cancel a statement itself before it is killed. */
 const KILL_GRACE_MS = 2_000;
@@ -40,10 +41,15 @@ export class SqliteWorkerSession implements SqliteSession {
   /** Borrows a process and opens the episode database in it: the task table, or the last snapshot after a kill. */
   async open(): Promise<void> {
     const { pool, table, databaseName } = this.#options;
-    const proc = await pool.acquire();
+    const tableKey = sqliteTableKey(table);
+    const proc = await pool.acquire(tableKey);
+    const image = this.#image ? { image: this.#image } : {};
     let response;
     try {
-      response = await proc.request({ op: 'open', table, databaseName, ...(this.#image ? { image: this.#image } : {}) });
+      // The rows travel only to a process that has not held this table yet (or has dropped it since).
+      response = await proc.request({ op: 'open', tableKey, ...(proc.tables.has(tableKey) ? {} : { table }), databaseName, ...image });
+      if (response !== 'timeout' && response.op === 'unknown-table') response = await proc.request({ op: 'open', tableKey, table, databaseName, ...image });
+      proc.tables.add(tableKey);
     } catch (error) {
       pool.discard(proc);
       throw error;

@@ -12,7 +12,7 @@ import { startWatchdog } from './sqlite-process-watchdog.js';
  */
 
 export type SqliteWorkerRequest =
-  | { id: number; op: 'open'; table: DbTable; databaseName: string; image?: Uint8Array }
+  | { id: number; op: 'open'; tableKey: string; table?: DbTable; databaseName: string; image?: Uint8Array }
   | { id: number; op: 'execute'; sql: string; timeoutMs: number }
   | { id: number; op: 'hash' }
   | { id: number; op: 'close' };
@@ -21,6 +21,8 @@ export type SqliteWorkerRequest =
 export type SqliteWorkerResponse =
   | { id: 0; op: 'ready' }
   | { id: number; op: 'open'; setupError: string | null }
+  /** `open` named a table this process does not hold (never sent, or dropped from its cache): send the rows. */
+  | { id: number; op: 'unknown-table' }
   | { id: number; op: 'execute'; outcome: SqlOutcome; image?: Uint8Array }
   | { id: number; op: 'hash'; hash: string | null }
   | { id: number; op: 'close' }
@@ -37,6 +39,28 @@ const args = JSON.parse(process.argv[2] ?? '{}') as SqliteWorkerArgs;
 
 let episode: { engine: SqliteEngine; changeMark: string } | null = null;
 
+/**
+ * Tables this process has built, by key: the rows and the database image right after the table was
+ * loaded, so the next episode on the same table starts from the image instead of re-inserting the rows
+ * (the same bytes either way). The least recently used are dropped past {@link TABLE_CACHE_SIZE}.
+ */
+const TABLE_CACHE_SIZE = 64;
+const tables = new Map<string, { table: DbTable; image: Buffer | undefined }>();
+
+function cachedTable(key: string, table: DbTable | undefined): { table: DbTable; image: Buffer | undefined } | undefined {
+  const hit = tables.get(key);
+  if (hit) {
+    tables.delete(key);
+    tables.set(key, hit);
+    return hit;
+  }
+  if (!table) return undefined;
+  const entry = { table, image: undefined };
+  tables.set(key, entry);
+  while (tables.size > TABLE_CACHE_SIZE) tables.delete(tables.keys().next().value!);
+  return entry;
+}
+
 function hosted(): { engine: SqliteEngine; changeMark: string } {
   if (!episode) throw new Error('no episode database is open in this SQLite process');
   return episode;
@@ -50,11 +74,19 @@ function handle(request: SqliteWorkerRequest): void {
   switch (request.op) {
     case 'open': {
       if (episode) throw new Error('this SQLite process already hosts an episode database');
-      const engine = new SqliteEngine(request.table, {
+      const cached = cachedTable(request.tableKey, request.table);
+      if (!cached) {
+        reply({ id: request.id, op: 'unknown-table' });
+        break;
+      }
+      // A snapshot after a kill wins; else the table's image once it has been built here.
+      const image = request.image ? Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength) : cached.image;
+      const engine = new SqliteEngine(cached.table, {
         databaseName: request.databaseName,
         maxDatabaseBytes: args.databaseLimitBytes,
-        ...(request.image ? { image: Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength) } : {}),
+        ...(image ? { image } : {}),
       });
+      if (!image && engine.setupError === null) cached.image = engine.serialize();
       episode = { engine, changeMark: engine.changeMark() };
       reply({ id: request.id, op: 'open', setupError: engine.setupError });
       break;

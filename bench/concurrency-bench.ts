@@ -1,0 +1,129 @@
+/**
+ * Concurrency efficiency and runtime overhead on every registered benchmark with a simulated target
+ * (results are the simulated target's, over local HTTP; default isolation, so DBBench runs SQLite in its
+ * database processes):
+ * - efficiency at concurrency C with L ms of model latency per turn: the critical-path bound over the
+ *   measured wall time. The bound is max(total model time / C, the longest episode's model time): no
+ *   schedule can finish sooner, so 1.0 means the runtime adds nothing that delays episodes;
+ * - per-step overhead: an episode's wall time minus its model time, over its model turns (p50 and p99
+ *   over the episodes), at concurrency 8;
+ * - peak RSS: this process, and the largest sum over it and its child processes sampled during the run.
+ *
+ *   npx tsx bench/concurrency-bench.ts [--tasks 64] [--concurrency 64] [--latency-ms 200] [--repeat 1] [--json]
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { benchmarkOptions } from '../src/app/open-environment.js';
+import { resolveTarget } from '../src/app/resolve-target.js';
+import { BenchmarkRegistry } from '../src/benchmarks/registry.js';
+import { resolveDataDir } from '../src/config/data-dir.js';
+import { runBatch } from '../src/evaluation/run-batch.js';
+import { NO_HOOKS } from '../src/hooks/native-hooks.js';
+import { RUN_MANIFEST_VERSION } from '../src/store/run-manifest.js';
+import { RunStore } from '../src/store/run-store.js';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Resident bytes of this process and its descendants (Linux /proc; 0 where it cannot be read). */
+function treeRssBytes(pid = process.pid): number {
+  let total = 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const file = `/proc/${pid}/task/${task}/children`;
+      if (!existsSync(file)) continue;
+      for (const child of readFileSync(file, 'utf8').split(' ').filter(Boolean)) total += treeRssBytes(Number(child));
+    }
+  } catch {
+    // The process ended while it was read.
+  }
+  return total;
+}
+
+export interface ConcurrencyFigures {
+  bench: string;
+  concurrency: number;
+  latencyMs: number;
+  episodes: number;
+  wallMs: number;
+  boundMs: number;
+  efficiency: number;
+  stepOverheadP50Ms: number;
+  stepOverheadP99Ms: number;
+  peakTreeRssMb: number;
+}
+
+export async function measureConcurrency(bench: string, options: { tasks: number; concurrency: number; latencyMs: number }): Promise<ConcurrencyFigures> {
+  const registry = new BenchmarkRegistry();
+  const definition = registry.find(bench)!;
+  const dataDir = resolveDataDir();
+  const opened = await definition.open({
+    dataDir,
+    split: definition.defaultSplit,
+    protocol: definition.protocols[0]!,
+    options: benchmarkOptions(registry, definition, {}),
+    concurrency: options.concurrency,
+  });
+  const { environment } = opened;
+  const spec = `sim:${bench}?seed=1${options.latencyMs > 0 ? `&latency_ms=${options.latencyMs}` : ''}`;
+  const target = await resolveTarget(spec, { dataDir, registry, bench });
+  const taskIndices = [...Array(Math.min(options.tasks, environment.size)).keys()];
+  const dir = mkdtempSync(path.join(tmpdir(), 'harness-concurrency-'));
+  const store = RunStore.create(dir, {
+    schemaVersion: RUN_MANIFEST_VERSION, runId: 'bench', createdAt: new Date().toISOString(), bench, split: definition.defaultSplit,
+    taskIndices, target: { spec, label: target.model.label, simulated: true }, patch: null, options: {},
+  });
+  let peakTree = treeRssBytes();
+  const sampler = setInterval(() => (peakTree = Math.max(peakTree, treeRssBytes())), 250);
+  const started = performance.now();
+  try {
+    await runBatch({ environment, model: target.model, hooks: NO_HOOKS, taskIndices, store, concurrency: options.concurrency });
+  } finally {
+    clearInterval(sampler);
+  }
+  const wallMs = performance.now() - started;
+  const timings = readFileSync(path.join(dir, 'timings.jsonl'), 'utf8').split('\n').filter(Boolean)
+    .map((line) => JSON.parse(line) as { totalMs: number; modelMs: number[] });
+  store.close();
+  await target.close();
+  await environment.close();
+  rmSync(dir, { recursive: true, force: true });
+  const model = timings.map((t) => t.modelMs.reduce((a, b) => a + b, 0));
+  const boundMs = Math.max(model.reduce((a, b) => a + b, 0) / options.concurrency, ...model);
+  const perStep = timings.map((t, i) => (t.totalMs - model[i]!) / Math.max(1, t.modelMs.length)).sort((a, b) => a - b);
+  return {
+    bench, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
+    efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99),
+    peakTreeRssMb: peakTree / 2 ** 20,
+  };
+}
+
+const isMain = process.argv[1] !== undefined && /concurrency-bench\.ts$/.test(process.argv[1]);
+if (isMain) {
+  const tasks = Number(arg('--tasks', '64'));
+  const concurrency = Number(arg('--concurrency', '64'));
+  const latencyMs = Number(arg('--latency-ms', '200'));
+  const benches = arg('--bench', 'dbbench,alfworld,webshop').split(',');
+  const rows: ConcurrencyFigures[] = [];
+  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs }));
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ rows, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+  else {
+    for (const r of rows) {
+      console.log(`${r.bench}: ${r.episodes} episodes at concurrency ${r.concurrency}, ${r.latencyMs} ms/turn: wall ${r.wallMs.toFixed(0)} ms, ` +
+        `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms; ` +
+        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB`);
+    }
+    console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  }
+  process.exit(0);
+}

@@ -1,0 +1,160 @@
+/**
+ * `npm run bench [-- --quick]`: every bench of this folder, each in its own process, then one table of the
+ * figures they printed, each beside its anchor (a goal, or the figure a document states) and the ratio
+ * figure / anchor where one exists. `--quick` runs each at a small size (a few minutes in all on two
+ * cores); without it the benches run at their own defaults. Figures from the simulated targets are the
+ * simulated targets'. A bench that fails is a row too (its exit code), and the suite exits 1.
+ *
+ *   npm run bench -- [--quick] [--only name,name]
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(BENCH_DIR, '..');
+const quick = process.argv.includes('--quick');
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : undefined;
+
+interface Figure {
+  label: string;
+  /** The first capture group is the value. */
+  pattern: RegExp;
+  unit: string;
+  /** A goal or a documented figure, and where it comes from. */
+  anchor?: { value: number; source: string };
+}
+
+interface Entry {
+  name: string;
+  /** A bench file, run through tsx, or the CLI (`bin/harness-r1.js`). */
+  command: { bench: string } | { cli: true };
+  args: string[];
+  quickArgs: string[];
+  figures: Figure[];
+}
+
+const n = String.raw`([\d.]+)`;
+const ENTRIES: Entry[] = [
+  {
+    name: 'cli start-up', command: { cli: true }, args: ['--version'], quickArgs: ['--version'],
+    figures: [{ label: 'harness-r1 --version (wall of the whole process)', pattern: /^$/, unit: 'ms' }],
+  },
+  {
+    name: 'demo', command: { cli: true }, args: ['demo', '--bench', 'dbbench'], quickArgs: ['demo', '--bench', 'dbbench'],
+    figures: [{ label: 'demo --bench dbbench (wall of the whole process)', pattern: /^$/, unit: 's', anchor: { value: 10, source: 'README (~10 s)' } }],
+  },
+  {
+    name: 'concurrency', command: { bench: 'concurrency-bench.ts' }, args: ['--tasks', '64', '--concurrency', '64'], quickArgs: ['--tasks', '64', '--concurrency', '64'],
+    figures: (['dbbench', 'alfworld', 'webshop'].map((bench): Figure => ({
+      label: `${bench}: efficiency at 64 concurrent, 200 ms/turn (sim)`, pattern: new RegExp(`^${bench}: .*efficiency ${n}`), unit: '×bound', anchor: { value: 0.9, source: 'goal ≥ 0.9' },
+    })) as Figure[]).concat(['dbbench', 'alfworld', 'webshop'].map((bench): Figure => ({
+      label: `${bench}: peak RSS, process + children, at 64`, pattern: new RegExp(`^${bench}: .*peak tree RSS ${n}`), unit: 'MB',
+    }))),
+  },
+  {
+    name: 'step overhead', command: { bench: 'concurrency-bench.ts' }, args: ['--tasks', '64', '--concurrency', '8'], quickArgs: ['--tasks', '24', '--concurrency', '8'],
+    figures: ['dbbench', 'alfworld', 'webshop'].flatMap((bench) => [
+      { label: `${bench}: per-step overhead p50 at 8 (sim)`, pattern: new RegExp(`^${bench}: .*step overhead p50 ${n}`), unit: 'ms', anchor: { value: 0.5, source: 'goal ≤ 0.5 ms' } },
+      { label: `${bench}: per-step overhead p99 at 8 (sim)`, pattern: new RegExp(`^${bench}: .*p99 ${n} ms;`), unit: 'ms', anchor: { value: 5, source: 'goal ≤ 5 ms' } },
+    ]),
+  },
+  {
+    name: 'runtime', command: { bench: 'runtime-bench.ts' }, args: [], quickArgs: ['--tasks', '0:16', '--repeat', '1'],
+    figures: [{ label: 'DBBench runtime overhead per turn, concurrency 8, no latency (sim)', pattern: /^concurrency 8: .*runtime overhead ([\d.]+) ms\/turn/, unit: 'ms' }],
+  },
+  {
+    name: 'sandbox', command: { bench: 'sandbox-bench.ts' }, args: [], quickArgs: ['--calls', '300', '--repeat', '1'],
+    figures: [
+      { label: 'sandbox: first worker ready (snapshot on)', pattern: /^cold start \(snapshot on\): first worker ready (\d+) ms/, unit: 'ms' },
+      { label: 'sandbox: warm hook call p50', pattern: /^warm call, [^:]*: p50 ([\d.]+) ms/, unit: 'ms' },
+      { label: 'sandbox: warm hook call p99', pattern: /^warm call, [^:]*: p50 [\d.]+ ms {2}p99 ([\d.]+) ms/, unit: 'ms', anchor: { value: 0.5, source: 'goal ≤ 0.5 ms' } },
+      { label: 'sandbox: validation per patch p50', pattern: /^validation per patch .*: p50 ([\d.]+) ms/, unit: 'ms' },
+    ],
+  },
+  {
+    name: 'sqlite statements', command: { bench: 'sqlite-statement-bench.ts' }, args: [], quickArgs: ['--statements', '60', '--tasks', '4'],
+    figures: [
+      { label: 'SQLite: isolation overhead per SELECT', pattern: /^overhead of isolation \(µs\): select (\d+)/, unit: 'µs' },
+      { label: 'SQLite: first open (database host start)', pattern: /^default isolation\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+(\d+)/, unit: 'ms' },
+    ],
+  },
+  {
+    name: 'alfworld engine', command: { bench: 'alfworld-bench.ts' }, args: [], quickArgs: ['--repeat', '1', '--random-steps', '10'],
+    figures: [{ label: 'ALFWorld walkthrough steps/s (first wording)', pattern: /^ {2}walkthrough steps: (\d+) steps\/s/, unit: 'steps/s' }],
+  },
+  {
+    name: 'webshop engine', command: { bench: 'webshop-bench.ts' }, args: [], quickArgs: ['--episodes', '200'],
+    figures: [{ label: 'WebShop random-episode steps/s', pattern: /^random episodes: .* = (\d+) steps\/s/, unit: 'steps/s' }],
+  },
+  {
+    name: 'statistics', command: { bench: 'statistics-bench.ts' }, args: [], quickArgs: [],
+    figures: [{ label: 'bootstrap at 1,270 tasks', pattern: /^bootstrap 1,270 tasks .*: (\d+) ms/, unit: 'ms' }],
+  },
+  {
+    name: 'model faults', command: { bench: 'model-fault-bench.ts' }, args: [], quickArgs: ['--tasks', '0:16'],
+    figures: [{ label: 'model_error episodes under 20 % spoiled answers (sim)', pattern: /^model_error episodes: (\d+) of/, unit: 'episodes', anchor: { value: 0, source: 'retries absorb them' } }],
+  },
+  {
+    name: 'model body cap', command: { bench: 'model-body-cap-bench.ts' }, args: [], quickArgs: [],
+    figures: [{ label: 'hostile body: peak RSS growth (first case)', pattern: /peak RSS \+([\d.]+) MiB/, unit: 'MiB' }],
+  },
+  {
+    name: 'held-out figures', command: { bench: 'heldout-figures.ts' }, args: [], quickArgs: [],
+    figures: [{ label: 'held-out statistics time per editor', pattern: /\(paired statistics: .*, ([\d.]+) s for the editor\)/, unit: 's' }],
+  },
+];
+
+function run(entry: Entry): Promise<{ code: number | null; stdout: string; stderr: string; wallMs: number }> {
+  const args = quick ? entry.quickArgs : entry.args;
+  const argv = 'cli' in entry.command
+    ? [path.join(ROOT, 'bin', 'harness-r1.js'), ...args]
+    : ['--import', 'tsx', path.join(BENCH_DIR, entry.command.bench), ...args];
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr, wallMs: performance.now() - started }));
+  });
+}
+
+interface Row { bench: string; figure: string; value: string; anchor: string; ratio: string }
+const rows: Row[] = [];
+let failed = false;
+for (const entry of ENTRIES.filter((e) => !only || only.includes(e.name))) {
+  process.stderr.write(`bench: ${entry.name}…\n`);
+  const result = await run(entry);
+  if (result.code !== 0) {
+    failed = true;
+    rows.push({ bench: entry.name, figure: `exit ${result.code}: ${result.stderr.trim().split('\n').at(-1) ?? ''}`.slice(0, 90), value: '', anchor: '', ratio: '' });
+    continue;
+  }
+  const lines = result.stdout.split('\n');
+  for (const figure of entry.figures) {
+    // A whole-process figure (empty pattern) is the run's own wall time.
+    const wall = figure.pattern.source === '^$';
+    const match = wall ? undefined : lines.map((l) => figure.pattern.exec(l)).find((m) => m);
+    const value = wall ? (figure.unit === 's' ? result.wallMs / 1000 : result.wallMs) : match ? Number(match[1]) : Number.NaN;
+    const anchor = figure.anchor;
+    rows.push({
+      bench: entry.name,
+      figure: figure.label,
+      value: Number.isNaN(value) ? 'not printed' : `${value.toFixed(value < 10 ? 3 : 0)} ${figure.unit}`,
+      anchor: anchor ? `${anchor.value} (${anchor.source})` : '',
+      ratio: anchor && anchor.value !== 0 && !Number.isNaN(value) ? `${(value / anchor.value).toFixed(2)}` : '',
+    });
+  }
+}
+
+const headers: Row = { bench: 'bench', figure: 'figure', value: 'value', anchor: 'anchor', ratio: 'value/anchor' };
+const keys = Object.keys(headers) as (keyof Row)[];
+const widths = keys.map((k) => Math.max(...[headers, ...rows].map((r) => r[k].length)));
+const line = (r: Row): string => keys.map((k, i) => r[k].padEnd(widths[i]!)).join(' | ');
+console.log(`bench suite (${quick ? 'quick' : 'full'} sizes), Node ${process.version}`);
+console.log(line(headers));
+console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+for (const r of rows) console.log(line(r));
+process.exit(failed ? 1 : 0);
