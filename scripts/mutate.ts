@@ -37,13 +37,13 @@ export const MODULES: Module[] = [
   // episodes in the Python sandbox (seconds per mutant).
   {
     name: 'evaluation/improve: improveBatch', decidesReward: true,
-    mutate: ['src/evaluation/improve/improve-batch.ts:72-186', 'src/evaluation/improve/artifact-files.ts'],
-    tests: ['src/evaluation/improve/improve-batch.test.ts'],
+    mutate: ['src/evaluation/improve/improve-batch.ts:60-162', 'src/run-dir/artifact-file.ts'],
+    tests: ['src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {
     name: 'evaluation/improve: rerun', decidesReward: true,
-    mutate: ['src/evaluation/improve/improve-batch.ts:187-225'],
-    tests: ['src/evaluation/improve/improve-batch.test.ts'],
+    mutate: ['src/evaluation/improve/improve-batch.ts:164-200'],
+    tests: ['src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {
     name: 'evaluation/improve: improveRun', decidesReward: true,
