@@ -1,6 +1,7 @@
 import path from 'node:path';
 
-import type { EpisodeRecord } from '../../episode/index.js';
+import type { EpisodeRecord, HookName } from '../../episode/index.js';
+import { withDisabledHooks } from '../../hooks/disabled-hooks.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { Engineer } from '../../engineer/engineer.js';
 import { buildFailurePacket } from '../../engineer/failure-packet.js';
@@ -43,6 +44,11 @@ export interface ImproveContext {
   maxInfraRetries: number;
   /** Run a second, revision pass for each batch whose patch was rerun (engineers that support it). */
   revise?: boolean;
+  /**
+   * Lifecycle positions whose hooks are not called in reruns (the ablation switch). They change what a
+   * rerun means, so the caller also puts them in `rerunContext`.
+   */
+  disabledHooks?: readonly HookName[];
   /** What changes a rerun's meaning besides the patch and the batch (target, options); part of the cache key. */
   rerunContext: Record<string, unknown>;
   onProgress?: (event: ImproveEvent) => void;
@@ -179,7 +185,8 @@ async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch,
   let attempts = 0;
   try {
     if (!cacheHit) {
-      const hooks = await createPythonHookProvider(ctx.pool, codeHooks, { rules: compileRulesOf(ctx.benchmark.patch), label: `patch for ${batchTag}` });
+      const installed = await createPythonHookProvider(ctx.pool, codeHooks, { rules: compileRulesOf(ctx.benchmark.patch), label: `patch for ${batchTag}` });
+      const hooks = withDisabledHooks(installed, ctx.disabledHooks ?? []);
       const environment = await ctx.openEnvironment(patch);
       try {
         for (attempts = 1; attempts <= 1 + ctx.maxInfraRetries; attempts++) {
