@@ -167,6 +167,15 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   });
 }
 
+/**
+ * Installs a patch and plays `tasks` with it into the run store at `dir` (created, or resumed when it
+ * exists), retrying infrastructure failures up to `ctx.maxInfraRetries` times. Experiments use it for
+ * their own reruns (a seed's held-out tasks, an ablation arm).
+ */
+export async function rerunPatch(ctx: ImproveContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
+  return rerun(ctx, batchTag, patch, tasks, dir);
+}
+
 async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
   const cacheHit = RunStore.exists(dir) && (() => {
     const s = RunStore.open(dir);
