@@ -25,6 +25,8 @@ export interface ExperimentSetup {
   context: ImproveContext;
   /** The target's SPEC and the benchmark options: part of the experiment's identity. */
   settings: Record<string, unknown>;
+  /** Another target on the same benchmark (an ablation repeat with another seed), closed with the rest. */
+  openTarget(spec: string): Promise<{ model: ImproveContext['target']; identity: BaselineIdentity }>;
   close(): Promise<void>;
 }
 
@@ -86,12 +88,20 @@ export async function openExperiment(
         else if (e.done === e.total) log(`${e.batchTag}: ${e.total} episode(s) recorded`);
       },
     };
+    const identityOf = (spec: string, model: ImproveContext['target']): BaselineIdentity => ({
+      bench: definition.name, split: environment.split, target: { spec, label: model.label, simulated: model.simulated }, options: identity, ...(opened.data ? { data: opened.data } : {}),
+    });
     return {
       definition,
       split: environment.split,
+      openTarget: async (spec) => {
+        const other = await resolveTarget(spec, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
+        closers.push(() => other.close());
+        return { model: other.model, identity: identityOf(spec, other.model) };
+      },
       taskIndices,
       baselineEnvironment: environment,
-      baselineIdentity: { bench: definition.name, split: environment.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: identity, ...(opened.data ? { data: opened.data } : {}) },
+      baselineIdentity: identityOf(o.target, target.model),
       context,
       settings: { target: o.target, options: identity },
       close,
