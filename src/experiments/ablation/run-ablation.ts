@@ -68,7 +68,7 @@ export async function runAblationExperiment(options: AblationOptions): Promise<A
         ctx.onProgress?.({ kind: 'stage', batchTag: name, stage: 'rerun', detail: arm.label });
         records = (await rerunPatch(armCtx, name, options.patch, options.taskIndices, run.armDir(name))).records;
       }
-      for (const x of records) if (isInfraOutcome(x.outcome)) excluded.set(x.task.index, `${name} ${x.outcome}`);
+      for (const x of records) if (isInfraOutcome(x.outcome) && !excluded.has(x.task.index)) excluded.set(x.task.index, `${name} ${x.outcome}`);
       byArm.set(arm.id, records);
       const rewards = new Map(records.map((x) => [x.task.index, x.reward]));
       played.push({ arm: arm.id, repeat: r + 1, target: ctx.target.label, rewards, sameAsFull, dir: sameAsFull ? `arms/r${r + 1}-full` : `arms/${name}` });
