@@ -11,6 +11,7 @@ import { z } from 'zod';
 
 import { ConfigError, REWARD_METRICS } from '../episode/index.js';
 import { DEFAULT_BATCH_SIZE } from '../evaluation/improve/batches.js';
+import { parseDisabledHooks } from '../hooks/disabled-hooks.js';
 
 /** `--flag-name` of a camelCase key. */
 export function flagOf(key: string): string {
@@ -40,6 +41,18 @@ export function choiceOption<const T extends readonly [string, ...string[]]>(key
   });
 }
 
+/** `--disable-hooks on_init,make_pre_hint,…` (a list in a config file): lifecycle positions whose hooks are not called. */
+export function disabledHooksOption(key: string) {
+  return z.union([z.string(), z.array(z.string())]).transform((value, ctx) => {
+    try {
+      return parseDisabledHooks(value, key);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+}
+
 /** Options every episode-playing command shares. */
 const episodeOptions = {
   bench: z.string(),
@@ -51,6 +64,8 @@ const episodeOptions = {
   maxRounds: intOption('maxRounds', 1, 10_000).optional(),
   protocol: z.string().optional(),
   json: z.boolean().optional(),
+  /** Lifecycle positions whose hooks are not called (the ablation switch). */
+  disableHooks: disabledHooksOption('disableHooks').optional(),
 };
 
 export const RunOptionsSchema = z.object({

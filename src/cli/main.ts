@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, isHarnessError } from '../episode/index.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEnvCheckCommand } from './commands/env-check.js';
+import { registerExperimentCommand } from './commands/experiment.js';
 import { registerImproveCommand } from './commands/improve.js';
 import { registerPacketCommand } from './commands/packet.js';
 import { registerProbeCommand } from './commands/probe.js';
@@ -27,6 +28,7 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   registerDemoCommand(program, ctx);
   registerRunCommand(program, ctx);
   registerImproveCommand(program, ctx);
+  registerExperimentCommand(program, ctx);
   registerReportCommand(program);
   registerPacketCommand(program, ctx);
   registerProbeCommand(program);

@@ -4,3 +4,4 @@ export * from './mersenne-twister.js';
 export * from './paired-bootstrap.js';
 export * from './paired-summary.js';
 export * from './seed-spread.js';
+export * from './seeded-sample.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import type { Command } from 'commander';
 
-import { ConfigError } from '../../episode/index.js';
+import { ConfigError, HOOK_NAMES } from '../../episode/index.js';
 import { makeBatches } from '../../evaluation/improve/batches.js';
 import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batch-reward.js';
 import { improveRun, type ImproveSummary } from '../../evaluation/improve/improve-run.js';
@@ -69,7 +69,8 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
         metric,
         maxInfraRetries: 2,
         ...(o.revise ? { revise: true } : {}),
-        rerunContext: { target: o.target, bench: definition.name, split, ...backendOptions, threshold: 1, metric },
+        ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}),
+        rerunContext: { target: o.target, bench: definition.name, split, ...backendOptions, threshold: 1, metric, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}) },
         onProgress: (e) => progress?.event(e),
       },
     });
@@ -78,10 +79,11 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
     const report = written.file;
     const modelTurns = modelTurnHealthOf(written.artifacts);
     const unshipped = opened.data?.unshipped;
-    if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
+    if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
     else {
       out.write(`${renderImproveSummary(summary, modelTurns, metric)}\n`);
       for (const line of batchReasons(runDir, summary)) out.write(`${line}\n`);
+      if (o.disableHooks) out.write(`disabled lifecycle positions in every rerun (hooks there are not called): ${o.disableHooks.join(', ')}\n`);
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)\n`);
       out.write(`report: ${report}\nrun directory: ${runDir}\n`);
     }
@@ -111,6 +113,7 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--max-rounds <n>', `rounds (or steps) per episode (default: ${roundsHelp(ctx.registry)})`)
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--disable-hooks <positions>', `lifecycle positions whose hooks are not called in reruns, comma-separated: ${HOOK_NAMES.join(', ')}`)
     .option('--revise', 'LLM engineers: a second pass per batch that sees the first patch, its result, its flips and traces of its rerun (adds <tag>-revision rows)')
     .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
     .option('--json', 'machine-readable summary');

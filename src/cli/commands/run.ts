@@ -2,10 +2,11 @@ import path from 'node:path';
 
 import type { Command } from 'commander';
 
-import { ConfigError } from '../../episode/index.js';
+import { ConfigError, HOOK_NAMES } from '../../episode/index.js';
 import { runBatch } from '../../evaluation/run-batch.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
+import { withDisabledHooks } from '../../hooks/disabled-hooks.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { loadRunPatch, type RunPatch } from '../../app/load-run-patch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
@@ -75,7 +76,8 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     taskIndices,
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
     patch: patch?.manifest ?? null,
-    options: envOptions,
+    // Disabled positions change what the run means: they are part of its identity (a resume must agree).
+    options: o.disableHooks ? { ...envOptions, disabledHooks: o.disableHooks } : envOptions,
     ...(opened.data ? { data: opened.data } : {}),
   };
   const controller = new AbortController();
@@ -94,7 +96,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     const result = await runBatch({
       environment,
       model: target.model,
-      hooks: patch?.hooks ?? NO_HOOKS,
+      hooks: withDisabledHooks(patch?.hooks ?? NO_HOOKS, o.disableHooks ?? []),
       taskIndices,
       store,
       concurrency: o.concurrency,
@@ -107,10 +109,11 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     const summary = summarizeRun(records);
     const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label, { fullTable: o.tasksTable === true })}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
+      if (o.disableHooks) out.write(`disabled lifecycle positions (hooks there are not called): ${o.disableHooks.join(', ')}\n`);
       const unshipped = opened.data?.unshipped;
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${environment.split} are not shipped with the data (listed in run.json)\n`);
       out.write(`run directory: ${dir}\n`);
@@ -144,6 +147,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
     .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
+    .option('--disable-hooks <positions>', `lifecycle positions whose hooks are not called, comma-separated: ${HOOK_NAMES.join(', ')}`)
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)')
     .option('--hook-kill-limit <n>', 'switch a hook off for the rest of an episode after its calls cost this many sandbox worker kills (default 2; 0 never)')
     .option('--max-rounds <n>', `rounds (or steps) per episode (default: ${roundsHelp(ctx.registry)})`)

@@ -1,6 +1,7 @@
 import path from 'node:path';
 
-import type { EpisodeRecord, Outcome } from '../../episode/index.js';
+import type { EpisodeRecord, HookName, Outcome } from '../../episode/index.js';
+import { withDisabledHooks } from '../../hooks/disabled-hooks.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { Engineer } from '../../engineer/engineer.js';
 import { buildFailurePacket } from '../../engineer/failure-packet.js';
@@ -43,6 +44,11 @@ export interface ImproveContext {
   maxInfraRetries: number;
   /** Run a second, revision pass for each batch whose patch was rerun (engineers that support it). */
   revise?: boolean;
+  /**
+   * Lifecycle positions whose hooks are not called in reruns (the ablation switch). They change what a
+   * rerun means, so the caller also puts them in `rerunContext`.
+   */
+  disabledHooks?: readonly HookName[];
   /** What changes a rerun's meaning besides the patch and the batch (target, options); part of the cache key. */
   rerunContext: Record<string, unknown>;
   onProgress?: (event: ImproveEvent) => void;
@@ -161,6 +167,15 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   });
 }
 
+/**
+ * Installs a patch and plays `tasks` with it into the run store at `dir` (created, or resumed when it
+ * exists), retrying infrastructure failures up to `ctx.maxInfraRetries` times. Experiments use it for
+ * their own reruns (a seed's held-out tasks, an ablation arm).
+ */
+export async function rerunPatch(ctx: ImproveContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
+  return rerun(ctx, batchTag, patch, tasks, dir);
+}
+
 async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
   const cacheHit = RunStore.exists(dir) && (() => {
     const s = RunStore.open(dir);
@@ -179,7 +194,8 @@ async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch,
   let attempts = 0;
   try {
     if (!cacheHit) {
-      const hooks = await createPythonHookProvider(ctx.pool, codeHooks, { rules: compileRulesOf(ctx.benchmark.patch), label: `patch for ${batchTag}` });
+      const installed = await createPythonHookProvider(ctx.pool, codeHooks, { rules: compileRulesOf(ctx.benchmark.patch), label: `patch for ${batchTag}` });
+      const hooks = withDisabledHooks(installed, ctx.disabledHooks ?? []);
       const environment = await ctx.openEnvironment(patch);
       try {
         for (attempts = 1; attempts <= 1 + ctx.maxInfraRetries; attempts++) {

@@ -1,0 +1,69 @@
+/**
+ * Options of `harness-r1 experiment …`, as zod schemas (see options.ts for the shared conventions: one
+ * validated object per command, errors that name the flag).
+ */
+import { z } from 'zod';
+
+import { ConfigError } from '../episode/index.js';
+import { MAX_BOOTSTRAP_RESAMPLES } from '../statistics/index.js';
+import { intOption } from './options.js';
+
+/** The paper's held-out seeds. */
+export const PAPER_SEEDS = [20260720, 20260721, 20260722] as const;
+
+/** `--seeds 1,2,3`: distinct non-negative integers. */
+export function seedListOption(key: string) {
+  return z.union([z.string(), z.array(z.number())]).transform((value, ctx) => {
+    const parts = typeof value === 'string' ? value.split(',').map((p) => p.trim()) : value.map(String);
+    const seeds = parts.map((p) => (/^\d+$/.test(p) ? Number(p) : Number.NaN));
+    if (seeds.length === 0 || seeds.some((s) => !Number.isSafeInteger(s)) || new Set(seeds).size !== seeds.length) {
+      ctx.addIssue({ code: 'custom', message: `--${key} must be distinct non-negative integers separated by commas, got '${String(value)}'.` });
+      return z.NEVER;
+    }
+    return seeds;
+  });
+}
+
+/** What every experiment command shares with `improve`. */
+const experimentOptions = {
+  bench: z.string(),
+  split: z.string().optional(),
+  tasks: z.string().optional(),
+  target: z.string(),
+  out: z.string().optional(),
+  dataDir: z.string().optional(),
+  maxRounds: intOption('maxRounds', 1, 10_000).optional(),
+  protocol: z.string().optional(),
+  concurrency: intOption('concurrency', 1, 256).default(4),
+  resamples: intOption('resamples', 1, MAX_BOOTSTRAP_RESAMPLES).default(10_000),
+  json: z.boolean().optional(),
+};
+
+export const HeldoutOptionsSchema = z.object({
+  ...experimentOptions,
+  engineer: z.string().optional(),
+  patchSource: z.string().optional(),
+  evidence: intOption('evidence', 1, 100_000).default(10),
+  seeds: seedListOption('seeds').default([...PAPER_SEEDS]),
+});
+export type HeldoutOptions = z.infer<typeof HeldoutOptionsSchema>;
+
+export const AblationOptionsSchema = z.object({
+  ...experimentOptions,
+  patch: z.string().optional(),
+  from: z.string().optional(),
+  repeats: intOption('repeats', 1, 100).default(3),
+});
+export type AblationOptions = z.infer<typeof AblationOptionsSchema>;
+
+/** `--engineer` and `--patch-source` exclude each other; one of them (default: the symbolic engineer). */
+export function engineerOrSource(o: HeldoutOptions): { engineer: string } | { patchSource: string } {
+  if (o.engineer !== undefined && o.patchSource !== undefined) throw new ConfigError({ message: '--engineer and --patch-source exclude each other: replayed patches need no engineer.', field: 'patchSource' });
+  return o.patchSource !== undefined ? { patchSource: o.patchSource } : { engineer: o.engineer ?? 'symbolic' };
+}
+
+/** `--patch` and `--from` exclude each other; one is required. */
+export function patchOrRun(o: AblationOptions): { patch: string } | { from: string } {
+  if ((o.patch === undefined) === (o.from === undefined)) throw new ConfigError({ message: 'experiment ablation needs exactly one of --patch FILE or --from RUN.', field: 'patch' });
+  return o.patch !== undefined ? { patch: o.patch } : { from: o.from! };
+}

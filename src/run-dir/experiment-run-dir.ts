@@ -1,0 +1,85 @@
+/**
+ * The run directory of a paper experiment. It holds improve-style parts (a `baseline/` run store, one
+ * `batches/<tag>/` folder of stage files per patch the engineer is asked for, `reruns/<key>/` run stores),
+ * through `ImproveRunDir`, plus what the experiment adds:
+ *
+ * ```
+ * <run>/experiment.json           what the experiment is (kind, benchmark, target, engineer, seeds, …);
+ *                                 a resumed run must be the same experiment
+ * <run>/arms/<name>/              a run store per extra rerun of the experiment (a seed's held-out tasks,
+ *                                 an ablation arm and repeat)
+ * <run>/results.json              the original's results file, where the experiment has one (held-out)
+ * <run>/<kind>.json               the experiment's own summary: every figure with its paired statistics
+ * ```
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import { ConfigError } from '../episode/index.js';
+import { readJsonArtifact, writeJsonArtifact } from './artifact-file.js';
+import { ImproveRunDir } from './improve-run-dir.js';
+
+export const EXPERIMENT_LAYOUT = {
+  identity: 'experiment.json',
+  arms: 'arms',
+  results: 'results.json',
+} as const;
+
+/** `experiment.json`: the experiment's kind and every setting that changes its numbers. */
+export interface ExperimentIdentity {
+  schemaVersion: 1;
+  kind: string;
+  settings: Record<string, unknown>;
+}
+
+export class ExperimentRunDir extends ImproveRunDir {
+  get identityFile(): string {
+    return path.join(this.root, EXPERIMENT_LAYOUT.identity);
+  }
+
+  get resultsFile(): string {
+    return path.join(this.root, EXPERIMENT_LAYOUT.results);
+  }
+
+  /** `<run>/<kind>.json`. */
+  summaryFileOf(kind: string): string {
+    return path.join(this.root, `${kind}.json`);
+  }
+
+  armDir(name: string): string {
+    return path.join(this.root, EXPERIMENT_LAYOUT.arms, name);
+  }
+
+  /**
+   * Records the experiment's identity in a new directory, or checks it against the one stored (resume):
+   * another experiment in the same directory is a usage error naming every setting that differs.
+   */
+  claim(identity: ExperimentIdentity): void {
+    const stored = readJsonArtifact<ExperimentIdentity>(this.identityFile);
+    if (!stored) {
+      if (existsSync(this.root) && ImproveRunDir.holdsImproveRun(this.root)) {
+        throw new ConfigError({ message: `${this.root} holds an improve run, not an experiment.`, field: 'out' });
+      }
+      writeJsonArtifact(this.identityFile, identity);
+      return;
+    }
+    const differences: string[] = [];
+    if (stored.kind !== identity.kind) differences.push(`kind: ${stored.kind} → ${identity.kind}`);
+    for (const key of new Set([...Object.keys(stored.settings), ...Object.keys(identity.settings)])) {
+      const a = JSON.stringify(stored.settings[key]);
+      const b = JSON.stringify(identity.settings[key]);
+      if (a !== b) differences.push(`${key}: ${a ?? '(unset)'} → ${b ?? '(unset)'}`);
+    }
+    if (differences.length > 0) {
+      throw new ConfigError({ message: `${this.root} holds another experiment; to resume it, give the same settings (${differences.join('; ')}), or choose another --out.`, field: 'out' });
+    }
+  }
+
+  writeSummaryOf(kind: string, summary: unknown): void {
+    writeJsonArtifact(this.summaryFileOf(kind), summary);
+  }
+
+  readSummaryOf<T>(kind: string): T | undefined {
+    return readJsonArtifact<T>(this.summaryFileOf(kind));
+  }
+}
