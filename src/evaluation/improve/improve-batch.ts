@@ -88,7 +88,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
 
   dir.writeMetadata({ ...base, split: ctx.split, target: ctx.target.label, targetSimulated: ctx.target.simulated, threshold: ctx.threshold, metric: ctx.metric });
   const untouched = decideReward(evidence);
-  if (untouched) return noScore(untouched);
+  if (untouched) return noScore(untouched, untouched.status === 'no_scored_baseline' ? { notes: [`every baseline episode of the batch ended in an infrastructure failure: ${episodes.map((r) => `#${r.task.index} ${r.outcome}`).join(', ') || 'none recorded'}`] } : {});
 
   // The evidence, as a stage file: the failure packet the benchmark renders from the baseline episodes.
   const input = { benchmark: ctx.benchmark.engineer, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold };
