@@ -51,6 +51,8 @@ const episodeOptions = {
   maxRounds: intOption('maxRounds', 1, 10_000).optional(),
   protocol: z.string().optional(),
   json: z.boolean().optional(),
+  /** Start a new run directory instead of continuing (or refusing) the one named. */
+  new: z.boolean().optional(),
 };
 
 export const RunOptionsSchema = z.object({

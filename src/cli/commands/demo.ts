@@ -27,13 +27,14 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
     .option('--tasks <range>', 'task indices (default: the benchmark\'s demo range; dbbench dev 0:60, alfworld dev 0:20, webshop goals 0:50)')
     .option('--batch-size <n>', 'tasks per batch', '10')
     .option('--concurrency <n>', 'episodes played at once', '4')
-    .option('--run-dir <dir>', 'where the run is recorded (default runs/improve-<bench>-<split>-<time>); an existing one is resumed')
+    .option('--run-dir <dir>', 'where the run is recorded (default runs/improve-<bench>-<split>-<time>); an existing one is resumed with the same settings, refused with others')
+    .option('--new', 'start a new run even when --run-dir holds one: records into the first free <dir>-2, <dir>-3, …')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--protocol <p>', 'alfworld, webshop: fc (function calling, default) or v0.2 (text protocol)')
     .option('--data <file>', 'dbbench: a task file to play instead of the dev split; webshop: a goals file (items_human_ins.json format)')
     .option('--games <file>', 'alfworld: a games file to play instead of the dev split')
     .option('--json', 'print a machine-readable summary on stdout')
-    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; dataDir?: string; protocol?: string; data?: string; games?: string; json?: boolean }) => {
+    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; new?: boolean; dataDir?: string; protocol?: string; data?: string; games?: string; json?: boolean }) => {
       const definition = await benchmarkOf(ctx, opts.bench);
       if (!definition.simulation) throw new ConfigError({ message: `${definition.name} has no simulated target, so the offline demo cannot run on it.`, field: 'bench' });
       const result = await improveCommand(
@@ -49,6 +50,7 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
           concurrency: opts.concurrency,
           banner: demoBanner(definition, opts.data ?? opts.games),
           runDir: opts.runDir,
+          new: opts.new,
           dataDir: opts.dataDir,
           protocol: opts.protocol,
           json: opts.json,

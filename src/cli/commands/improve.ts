@@ -19,6 +19,9 @@ import { addBenchmarkFlags, benchmarkOf, benchNames, receivedOptions, type CliCo
 import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
+import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
+import { IMPROVE_IDENTITY_VERSION } from '../../run-dir/run-identity.js';
+import { lockRunDir } from '../../store/dir-lock.js';
 
 export type ImproveCommandOptions = ImproveOptions;
 
@@ -32,16 +35,48 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const metric: RewardMetric = o.metric ?? definition.evaluation.defaultMetric;
   const dataDir = resolveDataDir(o.dataDir);
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
-  const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
+  // The run directory is locked (and so known to be writable) before anything is opened or played.
+  const base = o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
+  const { dir: runDir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: o.banner ? 'demo' : 'improve' });
+  if (o.new && runDir !== path.resolve(base)) process.stderr.write(`${path.resolve(base)} is taken: recording into the new run directory ${runDir}\n`);
+  try {
+    return await improveLocked(ctx, o, { definition, benchOptions, metric, dataDir, split, taskFile, runDir }, out);
+  } finally {
+    lock.release();
+  }
+}
+
+interface ImprovePlan {
+  definition: Awaited<ReturnType<typeof benchmarkOf>>;
+  benchOptions: Record<string, unknown>;
+  metric: RewardMetric;
+  dataDir: string;
+  split: string;
+  taskFile: string | undefined;
+  runDir: string;
+}
+
+async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan, out: NodeJS.WriteStream): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
+  const { definition, benchOptions, metric, dataDir, split, taskFile, runDir } = plan;
+  const protocol = chooseProtocol(ctx.registry, definition, o.protocol);
+  const choice = { definition, dataDir, split, protocol, options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
   const opened = await openBenchmark(choice);
   const { environment: baselineEnvironment, identity: backendOptions } = opened;
   for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${Math.min(DEFAULT_BATCH_SIZE, baselineEnvironment.size)}`, baselineEnvironment.size);
   const batches = makeBatches(taskIndices, o.batchSize, o.batches);
+  try {
+    new ImproveRunDir(runDir).claimIdentity({
+      schemaVersion: IMPROVE_IDENTITY_VERSION, bench: definition.name, split, taskIndices, batchSize: o.batchSize, batches: o.batches ?? null,
+      target: o.target, engineer: o.engineer, metric, threshold: 1, protocol, revise: o.revise === true, options: backendOptions,
+    });
+  } catch (error) {
+    await baselineEnvironment.close();
+    throw error;
+  }
   const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
   const engineer = await resolveEngineer(o.engineer, { dataDir });
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
-  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const log = (line: string) => {
@@ -108,7 +143,8 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--target <spec>', `frozen target (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N], scripted:<file>`)
     .option('--engineer <spec>', 'engineer: symbolic (built-in, offline; the default), openai:<base-url>#<model>, scripted:<file>')
     .option('--concurrency <n>', 'episodes played at once (default 4)')
-    .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed (default runs/improve-<bench>-<split>-<time>)')
+    .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed with the same settings, refused with others (default runs/improve-<bench>-<split>-<time>)')
+    .option('--new', 'start a new run even when --run-dir holds one: records into the first free <dir>-2, <dir>-3, …')
     .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (default: the benchmark's; delta_average_reward for webshop, delta_pass_rate otherwise)`)
     .option('--max-rounds <n>', 'rounds per episode (default: dbbench 20, alfworld 50 steps (v0.2: 35), webshop 20 (v0.2: 10))')
     .option('--protocol <p>', 'alfworld, webshop: fc (AgentBench function calling, default) or v0.2 (the text protocol with one-shot examples)')

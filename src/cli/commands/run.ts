@@ -11,6 +11,7 @@ import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { loadRunPatch, type RunPatch } from '../../app/load-run-patch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
+import { lockRunDir } from '../../store/dir-lock.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
@@ -33,8 +34,31 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   const definition = await benchmarkOf(ctx, o.bench);
   const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
+  if (o.resume && o.new) throw new ConfigError({ message: '--resume continues a run and --new starts one: give one of them.', field: 'new' });
   const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
+  const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
+  // The run directory is locked (and so known to be writable) before anything is opened or played.
+  const base = o.runDir ?? path.join('runs', `${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
+  const { dir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: 'run' });
+  if (o.new && dir !== path.resolve(base)) process.stderr.write(`${path.resolve(base)} is taken: recording into the new run directory ${dir}\n`);
+  try {
+    return await playRun(ctx, o, { definition, benchOptions, storeOptions, split, taskFile, dir }, out);
+  } finally {
+    lock.release();
+  }
+}
 
+interface RunPlan {
+  definition: Awaited<ReturnType<typeof benchmarkOf>>;
+  benchOptions: Record<string, unknown>;
+  storeOptions: { maxRecordBytes: number };
+  split: string;
+  taskFile: string | undefined;
+  dir: string;
+}
+
+async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJS.WriteStream): Promise<number> {
+  const { definition, benchOptions, storeOptions, split, taskFile, dir } = plan;
   const dataDir = resolveDataDir(o.dataDir);
   let pool: SandboxPool | undefined;
   let patch: RunPatch | undefined;
@@ -52,7 +76,6 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     }
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
-  const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
   let opened;
   try {
     const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
@@ -65,8 +88,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
   const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
-  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
-  const dir = path.resolve(o.runDir ?? path.join('runs', runId));
+  const runId = path.basename(dir);
   const manifest: RunManifest = {
     schemaVersion: RUN_MANIFEST_VERSION,
     runId,
@@ -76,7 +98,8 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     taskIndices,
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
     patch: patch?.manifest ?? null,
-    options: envOptions,
+    // Run settings that change records belong to the identity too (null: this version's default).
+    options: { ...envOptions, maxRecordBytes: storeOptions.maxRecordBytes, ...(patch ? { hookTimeoutMs: o.hookTimeoutMs ?? null, hookKillLimit: o.hookKillLimit ?? null } : {}) },
     ...(opened.data ? { data: opened.data } : {}),
   };
   const controller = new AbortController();
@@ -143,6 +166,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--concurrency <n>', 'episodes played at once (default 1)')
     .option('--run-dir <dir>', 'where the run is recorded (default runs/<bench>-<split>-<time>)')
     .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
+    .option('--new', 'start a new run even when --run-dir holds one: records into the first free <dir>-2, <dir>-3, …')
     .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)')
