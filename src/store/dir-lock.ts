@@ -5,7 +5,7 @@
  * a live holder, or one on another host (which cannot be checked from here), makes the next process stop
  * with a ConfigError naming it. Taking the lock also proves the directory is writable before work starts.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -78,6 +78,8 @@ export class DirLock {
     readonly holder: LockHolder,
     /** The stale holder this lock replaced, if any. */
     readonly tookOverFrom: LockHolder | undefined,
+    /** The directory, when this lock created it (removed again on release if nothing was written). */
+    private readonly createdDir: string | undefined,
   ) {}
 
   /**
@@ -86,6 +88,7 @@ export class DirLock {
    */
   static acquire(dir: string, options: { what?: string; command?: string } = {}): DirLock {
     const what = options.what ?? 'the run directory';
+    const existed = existsSync(dir);
     ensureDirectory(dir, what);
     const file = path.join(path.resolve(dir), LOCK_FILE);
     const holder: LockHolder = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), command: options.command ?? process.argv.slice(2, 3).join(' ') };
@@ -123,7 +126,7 @@ export class DirLock {
         throw error;
       }
       closeSync(fd);
-      return new DirLock(file, holder, tookOverFrom);
+      return new DirLock(file, holder, tookOverFrom, existed ? undefined : path.resolve(dir));
     }
     throw new ConfigError({ message: `Could not take the lock ${file}: another process keeps taking it.`, field: 'runDir' });
   }
@@ -138,6 +141,14 @@ export class DirLock {
         unlinkSync(this.file);
       } catch {
         // Already gone.
+      }
+    }
+    // A command that stopped before writing anything leaves no empty directory behind.
+    if (this.createdDir !== undefined) {
+      try {
+        rmdirSync(this.createdDir);
+      } catch {
+        // Not empty: the run's files stay.
       }
     }
   }

@@ -27,10 +27,15 @@ export function isFsError(error: unknown): error is NodeJS.ErrnoException & { co
  */
 export function fsProblem(error: NodeJS.ErrnoException & { code: string }, what?: string, fallbackPath?: string): ConfigError {
   const file = error.path ?? fallbackPath ?? '(unknown path)';
-  const problem = PROBLEMS[error.code] ?? `${error.code}${error.syscall ? ` in ${error.syscall}` : ''}`;
+  const problem = describeFsError(error);
   const target = (error as { dest?: unknown }).dest;
   const dest = typeof target === 'string' ? ` → ${target}` : '';
-  return new ConfigError({ message: `Cannot use ${what ? `${what} ` : ''}${file}${dest}: ${problem} (${error.code}).`, field: 'path', cause: error });
+  return new ConfigError({ message: `Cannot use ${what ? `${what} ` : ''}${file}${dest}: ${problem}.`, field: 'path', cause: error });
+}
+
+/** The problem of a file-system error in words, with its code: "permission denied (EACCES)". */
+export function describeFsError(error: NodeJS.ErrnoException & { code: string }): string {
+  return `${PROBLEMS[error.code] ?? `${error.code}${error.syscall ? ` in ${error.syscall}` : ''}`} (${error.code})`;
 }
 
 /** Runs `work`, turning a file-system error into a ConfigError that names the path and the problem. */
