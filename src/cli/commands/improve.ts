@@ -9,7 +9,11 @@ import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batc
 import { improveRun, type ImproveSummary } from '../../evaluation/improve/improve-run.js';
 import { writeReport } from '../../report/write-report.js';
 import { createSandboxPool } from '../../sandbox/index.js';
-import { EXIT_OK } from '../exit-codes.js';
+import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
+import { describeAllInfraFailures } from '../infra-failure.js';
+import { onInterrupt, resumeCommand } from '../interrupt.js';
+import { Interrupted } from '../../evaluation/interrupted.js';
+import { preflightEngineer, preflightTarget } from '../../app/preflight.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { renderImproveSummary } from '../render-improve-summary.js';
 import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
@@ -74,15 +78,45 @@ async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePl
     await baselineEnvironment.close();
     throw error;
   }
-  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
-  const engineer = await resolveEngineer(o.engineer, { dataDir });
+  let target: Awaited<ReturnType<typeof resolveTarget>> | undefined;
+  let engineer: Awaited<ReturnType<typeof resolveEngineer>> | undefined;
+  try {
+    target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
+    engineer = await resolveEngineer(o.engineer, { dataDir });
+    // Both servers answer before any episode is played, or the command stops with the diagnosis.
+    for (const warning of await preflightTarget(target.model)) process.stderr.write(`warning: ${warning}\n`);
+    await preflightEngineer(engineer.model);
+  } catch (error) {
+    await engineer?.close();
+    await target?.close();
+    await baselineEnvironment.close();
+    throw error;
+  }
+  return playImprove(ctx, o, plan, { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer }, out);
+}
+
+interface ImproveParts {
+  opened: Awaited<ReturnType<typeof openBenchmark>>;
+  choice: Parameters<typeof openBenchmark>[0];
+  baselineEnvironment: Awaited<ReturnType<typeof openBenchmark>>['environment'];
+  backendOptions: Record<string, unknown>;
+  batches: ReturnType<typeof makeBatches>;
+  target: Awaited<ReturnType<typeof resolveTarget>>;
+  engineer: Awaited<ReturnType<typeof resolveEngineer>>;
+}
+
+async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan, parts: ImproveParts, out: NodeJS.WriteStream): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
+  const { definition, metric, split, runDir } = plan;
+  const { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer } = parts;
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
+  const controller = new AbortController();
+  const offInterrupt = onInterrupt(controller);
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const log = (line: string) => {
       if (!o.json) process.stderr.write(`${line}\n`);
     };
-    const { summary } = await improveRun({
+    const { summary, baseline } = await improveRun({
       batches,
       baselineEnvironment,
       baselineManifest: {
@@ -104,6 +138,7 @@ async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePl
         threshold: 1,
         metric,
         maxInfraRetries: 2,
+        signal: controller.signal,
         ...(o.revise ? { revise: true } : {}),
         rerunContext: { target: o.target, bench: definition.name, split, ...backendOptions, threshold: 1, metric },
         onProgress: (e) => {
@@ -122,8 +157,16 @@ async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePl
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)\n`);
       out.write(`report: ${report}\nrun directory: ${runDir}\n`);
     }
-    return { code: EXIT_OK, summary, runDir, report };
+    const allFailed = describeAllInfraFailures(baseline);
+    if (allFailed) process.stderr.write(`error: baseline: ${allFailed}\n`);
+    return { code: allFailed ? EXIT_FAILED : EXIT_OK, summary, runDir, report };
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      throw new Interrupted({ message: `${error.message}: every finished episode and stage file is stored in ${runDir}. Continue with:\n  ${resumeCommand(runDir, { resumeFlag: false })}`, cause: error });
+    }
+    throw error;
   } finally {
+    offInterrupt();
     await baselineEnvironment.close();
     await target.close();
     await engineer.close();

@@ -12,7 +12,10 @@ import { loadRunPatch, type RunPatch } from '../../app/load-run-patch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { lockRunDir } from '../../store/dir-lock.js';
-import { EXIT_OK } from '../exit-codes.js';
+import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
+import { describeAllInfraFailures } from '../infra-failure.js';
+import { EXIT_INTERRUPTED, onInterrupt, resumeCommand } from '../interrupt.js';
+import { preflightTarget } from '../../app/preflight.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
 import { renderRunSummary } from '../render-summary.js';
@@ -87,7 +90,16 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
   const { environment, identity: envOptions } = opened;
   for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
-  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
+  let target;
+  try {
+    target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
+    for (const warning of await preflightTarget(target.model)) process.stderr.write(`warning: ${warning}\n`);
+  } catch (error) {
+    await target?.close();
+    await environment.close();
+    await pool?.close();
+    throw error;
+  }
   const runId = path.basename(dir);
   const manifest: RunManifest = {
     schemaVersion: RUN_MANIFEST_VERSION,
@@ -103,12 +115,7 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
     ...(opened.data ? { data: opened.data } : {}),
   };
   const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nInterrupted: finishing running episodes (Ctrl-C again to quit now)…\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const offInterrupt = onInterrupt(controller);
   let store: RunStore | undefined;
   try {
     store = o.resume ? RunStore.open(dir, manifest, storeOptions) : RunStore.create(dir, manifest, storeOptions);
@@ -140,9 +147,18 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
       out.write(`run directory: ${dir}\n`);
       if (result.interrupted) out.write(`interrupted: ${taskIndices.length - records.length} task(s) left; continue with --run-dir ${dir} --resume\n`);
     }
+    if (result.interrupted) {
+      process.stderr.write(`interrupted: the finished episodes are stored. Continue with:\n  ${resumeCommand(dir, { resumeFlag: true })}\n`);
+      return EXIT_INTERRUPTED;
+    }
+    const allFailed = describeAllInfraFailures(records);
+    if (allFailed) {
+      process.stderr.write(`error: ${allFailed}\n`);
+      return EXIT_FAILED;
+    }
     return EXIT_OK;
   } finally {
-    process.off('SIGINT', onSigint);
+    offInterrupt();
     store?.close();
     await target.close();
     await environment.close();
