@@ -66,6 +66,8 @@ const episodeOptions = {
   json: z.boolean().optional(),
   /** Lifecycle positions whose hooks are not called (the ablation switch). */
   disableHooks: disabledHooksOption('disableHooks').optional(),
+  /** Start a new run directory instead of continuing (or refusing) the one named. */
+  new: z.boolean().optional(),
 };
 
 export const RunOptionsSchema = z.object({

@@ -3,11 +3,13 @@ import type { Engineer } from '../engineer/engineer.js';
 import { createLlmEngineer } from '../engineer/llm-engineer.js';
 import { createSymbolicEngineer } from '../engineer/symbolic/index.js';
 import { parseModelSpec } from '../models/model-spec.js';
-import { createOpenAICompatibleModel } from '../models/openai-compatible-model.js';
+import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { loadScriptedModelFile } from '../models/scripted-model.js';
 
 export interface ResolvedEngineer {
   engineer: Engineer;
+  /** The engineer's server, for the pre-flight check (OpenAI-compatible engineers only). */
+  model?: OpenAICompatibleModel;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function resolveEngineer(spec: string, _context: { dataDir?: string
       });
       return {
         engineer: createLlmEngineer({ model, protocol: 'prefill_think_patch', ...(choice === 'auto' ? { fullThinkFallback: plain() } : {}) }),
+        model,
         close: async () => {},
       };
     }

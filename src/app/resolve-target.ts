@@ -27,6 +27,10 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
       return { model: loadScriptedModelFile(parsed.path), close: async () => {} };
     case 'sim': {
       if (!context.dataDir) throw new ConfigError({ message: 'The simulated target needs the data directory.', field: 'dataDir' });
+      // A simulated target knows the tasks of its own benchmark only: another benchmark's would fail every episode.
+      if (context.bench !== undefined && parsed.bench !== context.bench && context.registry.find(parsed.bench)?.simulation) {
+        throw new ConfigError({ message: `sim:${parsed.bench} is the simulated target of ${parsed.bench}; --bench ${context.bench} plays with sim:${context.bench}.`, field: 'target', allowed: context.registry.find(context.bench)?.simulation ? [`sim:${context.bench}`] : [] });
+      }
       const { latency_ms: latencyText, ...simParams } = parsed.params;
       const latencyMs = latencyText === undefined ? 0 : Number(latencyText);
       if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {

@@ -15,6 +15,8 @@ import { openSandboxCompiler } from '../app/sandbox-compiler.js';
 import { readConfigFile } from '../app/options.js';
 import { BenchmarkRegistry, loadBenchmarkModule, looksLikePath } from '../benchmarks/registry.js';
 import type { CliContext } from './cli-context.js';
+import { fsProblem, isFsError } from '../store/fs-problem.js';
+import { EXIT_INTERRUPTED } from './interrupt.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
 
@@ -86,6 +88,19 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (isHarnessError(error) && error.code === 'config_error') {
       process.stderr.write(`error: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (isHarnessError(error) && error.code === 'interrupted') {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT_INTERRUPTED;
+    }
+    if (isHarnessError(error) && error.code === 'preflight_failed') {
+      process.stderr.write(`error: ${error.message}\n`);
+      return EXIT_FAILED;
+    }
+    // A file-system error that no command turned into a ConfigError still names the path and the problem.
+    if (isFsError(error)) {
+      process.stderr.write(`error: ${fsProblem(error).message}\n`);
       return EXIT_USAGE;
     }
     process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

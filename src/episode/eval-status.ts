@@ -16,7 +16,9 @@ export type EvalStatus =
   /** The batch had no target failure: nothing to repair, scored 0 with no engineer call. */
   | 'no_failures'
   /** Infrastructure failures remained after the bounded retries: a missing evaluation, scored 0 and reported. */
-  | 'missing_evaluation';
+  | 'missing_evaluation'
+  /** Every baseline episode of the batch ended in an infrastructure failure: nothing was measured, so there is nothing to repair or compare. Not a result. */
+  | 'no_scored_baseline';
 
 export const EVAL_STATUSES: readonly EvalStatus[] = [
   'scored',
@@ -27,4 +29,5 @@ export const EVAL_STATUSES: readonly EvalStatus[] = [
   'no_patch_proposed',
   'no_failures',
   'missing_evaluation',
+  'no_scored_baseline',
 ];

@@ -307,13 +307,25 @@ describe('createOpenAICompatibleModel: retries', () => {
     expect(events[0]?.error).toMatchObject({ failure: 'timeout', message: `No response from ${s.url}/chat/completions within 100 ms (request timeout).` });
   });
 
-  it('reports connection refused after retrying', async () => {
+  it('reports connection refused at once: nothing listening is not retried', async () => {
     const port = await closedPort();
-    const { model, sleeps } = modelFor(`http://127.0.0.1:${port}/v1`, { retry: { maxAttempts: 2 } });
+    const { model, sleeps } = modelFor(`http://127.0.0.1:${port}/v1`, { retry: { maxAttempts: 5 } });
     const error = (await model.complete({ messages: USER }).catch((e: unknown) => e)) as ModelCallError;
-    expect(error).toMatchObject({ failure: 'connection_refused', attempts: 2 });
+    expect(error).toMatchObject({ failure: 'connection_refused', retryable: false });
     expect(error.message).toContain(`Cannot connect to http://127.0.0.1:${port}/v1: connection refused`);
-    expect(sleeps).toEqual([100]);
+    expect(error.message).toContain('Not retried');
+    expect(sleeps).toEqual([]);
+  });
+
+  it.each([
+    ['a host name that does not resolve', 'http://no-such-host.invalid/v1', /ENOTFOUND/],
+    ['a port fetch refuses to use', 'http://127.0.0.1:6000/v1', /bad port/],
+  ])('does not retry %s', async (_name, url, detail) => {
+    const { model, sleeps } = modelFor(url, { retry: { maxAttempts: 5 } });
+    const error = (await model.complete({ messages: USER }).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toMatchObject({ failure: 'network', retryable: false });
+    expect(error.message).toMatch(detail);
+    expect(sleeps).toEqual([]);
   });
 
   it('does not retry and stops at once when the caller aborts', async () => {

@@ -275,13 +275,15 @@ function toModelCallError(error: unknown, context: CallContext, url: string): Mo
     const { failure, code } = classifyTransportError(error);
     const inner = innermostMessage(error);
     const detail = code === undefined || inner.includes(code) ? inner : `${inner}, ${code}`;
+    const permanent = isPermanentTransportError(code, inner);
     const explanation: Record<Exclude<ModelFailureKind, 'http_status' | 'malformed_response' | 'response_too_large' | 'aborted'>, string> = {
       connection_refused: `Cannot connect to ${context.baseURL}: connection refused (${detail}). Is the server running on that host and port?`,
       connection_lost: `Connection to ${url} was closed before a response arrived (${detail}).`,
       timeout: `Timed out connecting to ${url} (${detail}).`,
       network: `Network error calling ${url}: ${detail}.`,
     };
-    return new ModelCallError({ message: explanation[failure], failure, retryable: true, cause: error });
+    const message = permanent ? `${explanation[failure]} Not retried: this error does not go away by waiting.` : explanation[failure];
+    return new ModelCallError({ message, failure, retryable: !permanent, cause: error });
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
@@ -314,6 +316,17 @@ function timeoutError(context: CallContext, url: string, cause: unknown): ModelC
 const REFUSED_CODES = new Set(['ECONNREFUSED']);
 const LOST_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Host names that do not resolve (not a temporary DNS failure such as EAI_AGAIN). */
+const UNKNOWN_HOST_CODES = new Set(['ENOTFOUND']);
+
+/**
+ * Transport failures that a retry cannot change: nothing listens at the address, the host name does not
+ * exist, or the port is one fetch refuses to use ("bad port"). They fail at once instead of being retried.
+ */
+function isPermanentTransportError(code: string | undefined, innermost: string): boolean {
+  return (code !== undefined && (REFUSED_CODES.has(code) || UNKNOWN_HOST_CODES.has(code))) || /^bad port$/i.test(innermost.trim());
+}
 
 function classifyTransportError(error: Error): { failure: 'connection_refused' | 'connection_lost' | 'timeout' | 'network'; code: string | undefined } {
   for (const code of causeCodes(error)) {

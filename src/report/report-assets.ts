@@ -38,7 +38,7 @@ tr.rescued td { background: var(--good-bg); } tr.regressed td { background: var(
 .status.scored { background: var(--good-bg); color: var(--good); }
 .status.inert, .status.no_failures, .status.no_patch_proposed { background: #eceff4; color: var(--muted); }
 .status.invalid_patch_treated_as_no_patch, .status.runtime_noop_patch_treated_as_no_patch, .status.engineer_request_failed_treated_as_no_patch { background: var(--bad-bg); color: var(--bad); }
-.status.missing_evaluation { background: var(--warn-bg); color: var(--warn); }
+.status.missing_evaluation, .status.no_scored_baseline { background: var(--warn-bg); color: var(--warn); }
 .change.rescued { color: var(--good); font-weight: 600; } .change.regressed { color: var(--bad); font-weight: 600; }
 figure { margin: 10px 0 18px; }
 figure svg { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; }

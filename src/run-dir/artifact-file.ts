@@ -1,12 +1,26 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { ConfigError } from '../episode/index.js';
+import { describeFsError, isFsError } from '../store/fs-problem.js';
 
 /** Writes a file whole or not at all (temp file + rename), so a crash never leaves half an artifact. */
 export function writeArtifact(file: string, content: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing was written.
+    }
+    // The file asked for is named, not the temporary one beside it.
+    throw new ConfigError({ message: `Cannot write ${file}: ${describeFsError(error)}${error.path && error.path !== tmp && error.path !== file ? ` at ${error.path}` : ''}.`, field: 'path', cause: error });
+  }
 }
 
 export function writeJsonArtifact(file: string, value: unknown): void {

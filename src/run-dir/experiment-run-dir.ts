@@ -33,7 +33,7 @@ export interface ExperimentIdentity {
 }
 
 export class ExperimentRunDir extends ImproveRunDir {
-  get identityFile(): string {
+  get experimentIdentityFile(): string {
     return path.join(this.root, EXPERIMENT_LAYOUT.identity);
   }
 
@@ -55,12 +55,12 @@ export class ExperimentRunDir extends ImproveRunDir {
    * another experiment in the same directory is a usage error naming every setting that differs.
    */
   claim(identity: ExperimentIdentity): void {
-    const stored = readJsonArtifact<ExperimentIdentity>(this.identityFile);
+    const stored = readJsonArtifact<ExperimentIdentity>(this.experimentIdentityFile);
     if (!stored) {
       if (existsSync(this.root) && ImproveRunDir.holdsImproveRun(this.root)) {
         throw new ConfigError({ message: `${this.root} holds an improve run, not an experiment.`, field: 'out' });
       }
-      writeJsonArtifact(this.identityFile, identity);
+      writeJsonArtifact(this.experimentIdentityFile, identity);
       return;
     }
     const differences: string[] = [];

@@ -14,6 +14,7 @@
  *     verdict.json, patch.json    the validator's verdict, and the normalized patch when valid
  *     result.json                 the batch's result: status, credited reward, rerun
  * <run>/reruns/<cache key>/       a patched rerun (a run store), shared by identical patches of a batch
+ * <run>/improve.json              the run's identity: every setting that changes its results
  * <run>/summary.json              one row per batch and the totals
  * <run>/report.html               the HTML report
  * ```
@@ -21,11 +22,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import type { ChatMessage } from '../episode/index.js';
+import { ConfigError, type ChatMessage } from '../episode/index.js';
 import type { EngineerResult } from '../engineer/engineer.js';
 import type { FailurePacket } from '../engineer/failure-packet.js';
 import type { HarnessPatch, PatchVerdict } from '../patch/index.js';
 import { readJsonArtifact, readTextArtifact, writeArtifact, writeJsonArtifact } from './artifact-file.js';
+import { checkSameIdentity, type ImproveIdentity } from './run-identity.js';
 import { PACKET_ARTIFACT_VERSION, type BatchMetadata, type BatchResult, type ImproveSummary, type PacketArtifact } from './batch-artifacts.js';
 
 /** Names of the run directory's parts. */
@@ -33,6 +35,7 @@ export const IMPROVE_LAYOUT = {
   baseline: 'baseline',
   batches: 'batches',
   reruns: 'reruns',
+  identity: 'improve.json',
   summary: 'summary.json',
   report: 'report.html',
 } as const;
@@ -142,6 +145,28 @@ export class ImproveRunDir {
   batchTags(): string[] {
     const dir = path.join(this.root, IMPROVE_LAYOUT.batches);
     return existsSync(dir) ? readdirSync(dir).sort() : [];
+  }
+
+  get identityFile(): string {
+    return path.join(this.root, IMPROVE_LAYOUT.identity);
+  }
+
+  readIdentity(): ImproveIdentity | undefined {
+    return readJsonArtifact<ImproveIdentity>(this.identityFile);
+  }
+
+  /**
+   * Records the run's identity, or checks it against the stored one: a run directory is continued only
+   * with the settings it was started with (a ConfigError lists every difference). A run made before
+   * identities were stored, with batches already decided, is refused as well: what it was run with is unknown.
+   */
+  claimIdentity(identity: ImproveIdentity): void {
+    const stored = this.readIdentity();
+    if (stored) return checkSameIdentity(this.root, stored, identity);
+    if (this.batchTags().length > 0) {
+      throw new ConfigError({ message: `Cannot continue ${this.root}: it holds batches but no improve.json, so the settings they were made with are unknown. Pass --new to start a new run directory, or choose another --run-dir.`, field: 'runDir' });
+    }
+    writeJsonArtifact(this.identityFile, identity);
   }
 
   readSummary(): ImproveSummary | undefined {

@@ -49,6 +49,7 @@ describe('harness-r1 run (real CLI process, simulated target over HTTP, SQLite)'
     [['run', '--bench', 'dbbench', '--tasks', '0:99', '--target', 'sim:dbbench'], /goes past the end of the split/],
     [['run', '--bench', 'dbbench', '--split', 'test', '--target', 'sim:dbbench'], /Unknown DBBench split 'test'\. Allowed: dev, standard, standard\.v0\.2/],
     [['run', '--bench', 'dbbench', '--target', 'nonsense'], /target/i],
+    [['run', '--bench', 'dbbench', '--target', 'sim:alfworld'], /sim:alfworld is the simulated target of alfworld; --bench dbbench plays with sim:dbbench/],
     [['run', '--bench', 'dbbench', '--target', 'sim:dbbench', '--concurrency', '0'], /--concurrency must be an integer/],
     [['run', '--bench', 'dbbench', '--target', 'sim:dbbench', '--resume'], /--resume needs --run-dir/],
     [['run', '--target', 'sim:dbbench'], /--bench is required/],

@@ -43,7 +43,8 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
     .option('--tasks <range>', `task indices (default: the benchmark's demo range; ${demoRanges})`)
     .option('--batch-size <n>', 'tasks per batch', '10')
     .option('--concurrency <n>', 'episodes played at once', '4')
-    .option('--run-dir <dir>', 'where the run is recorded (default runs/improve-<bench>-<split>-<time>); an existing one is resumed')
+    .option('--run-dir <dir>', 'where the run is recorded (default runs/improve-<bench>-<split>-<time>); an existing one is resumed with the same settings, refused with others')
+    .option('--new', 'start a new run even when --run-dir holds one: records into the first free <dir>-2, <dir>-3, …')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`);
   const fileKeys = taskFileFlags(ctx).map((f) => {
@@ -52,7 +53,7 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
   });
   command
     .option('--json', 'print a machine-readable summary on stdout')
-    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; dataDir?: string; protocol?: string; json?: boolean } & Record<string, unknown>) => {
+    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; new?: boolean; dataDir?: string; protocol?: string; json?: boolean } & Record<string, unknown>) => {
       const definition = await benchmarkOf(ctx, opts.bench);
       if (!definition.simulation) throw new ConfigError({ message: `${definition.name} has no simulated target, so the offline demo cannot run on it.`, field: 'bench' });
       const files = Object.fromEntries(fileKeys.map((k) => [k, typeof opts[k] === 'string' ? (opts[k] as string) : undefined]));
@@ -69,6 +70,7 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
           concurrency: opts.concurrency,
           banner: demoBanner(definition, given),
           runDir: opts.runDir,
+          new: opts.new,
           dataDir: opts.dataDir,
           protocol: opts.protocol,
           json: opts.json,

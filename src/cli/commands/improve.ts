@@ -8,7 +8,11 @@ import { REWARD_METRICS, type RewardMetric } from '../../evaluation/improve/batc
 import { improveRun, type ImproveSummary } from '../../evaluation/improve/improve-run.js';
 import { writeReport } from '../../report/write-report.js';
 import { createSandboxPool } from '../../sandbox/index.js';
-import { EXIT_OK } from '../exit-codes.js';
+import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
+import { describeAllInfraFailures } from '../infra-failure.js';
+import { onInterrupt, resumeCommand } from '../interrupt.js';
+import { Interrupted } from '../../evaluation/interrupted.js';
+import { preflightEngineer, preflightTarget } from '../../app/preflight.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { batchReasons } from '../batch-reasons.js';
 import { createImproveProgress } from '../progress.js';
@@ -20,6 +24,9 @@ import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptio
 import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
+import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
+import { IMPROVE_IDENTITY_VERSION } from '../../run-dir/run-identity.js';
+import { lockRunDir } from '../../store/dir-lock.js';
 
 export type ImproveCommandOptions = ImproveOptions;
 
@@ -33,20 +40,82 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const metric: RewardMetric = o.metric ?? definition.evaluation.defaultMetric;
   const dataDir = dataDirFor(definition, o.dataDir);
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
-  const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, concurrency: o.concurrency, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
+  // The run directory is locked (and so known to be writable) before anything is opened or played.
+  const base = o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
+  const { dir: runDir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: o.banner ? 'demo' : 'improve' });
+  if (o.new && runDir !== path.resolve(base)) process.stderr.write(`${path.resolve(base)} is taken: recording into the new run directory ${runDir}\n`);
+  try {
+    return await improveLocked(ctx, o, { definition, benchOptions, metric, dataDir, split, taskFile, runDir }, out);
+  } finally {
+    lock.release();
+  }
+}
+
+interface ImprovePlan {
+  definition: Awaited<ReturnType<typeof benchmarkOf>>;
+  benchOptions: Record<string, unknown>;
+  metric: RewardMetric;
+  dataDir: string;
+  split: string;
+  taskFile: string | undefined;
+  runDir: string;
+}
+
+async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan, out: NodeJS.WriteStream): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
+  const { definition, benchOptions, metric, dataDir, split, taskFile, runDir } = plan;
+  const protocol = chooseProtocol(ctx.registry, definition, o.protocol);
+  const choice = { definition, dataDir, split, protocol, options: benchOptions, concurrency: o.concurrency, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
   const opened = await openBenchmark(choice);
   const { environment: baselineEnvironment, identity: backendOptions } = opened;
   for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${Math.min(DEFAULT_BATCH_SIZE, baselineEnvironment.size)}`, baselineEnvironment.size);
   const batches = makeBatches(taskIndices, o.batchSize, o.batches);
-  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
-  const engineer = await resolveEngineer(o.engineer, { dataDir });
+  try {
+    new ImproveRunDir(runDir).claimIdentity({
+      schemaVersion: IMPROVE_IDENTITY_VERSION, bench: definition.name, split, taskIndices, batchSize: o.batchSize, batches: o.batches ?? null,
+      target: o.target, engineer: o.engineer, metric, threshold: 1, protocol, revise: o.revise === true, options: backendOptions,
+    });
+  } catch (error) {
+    await baselineEnvironment.close();
+    throw error;
+  }
+  let target: Awaited<ReturnType<typeof resolveTarget>> | undefined;
+  let engineer: Awaited<ReturnType<typeof resolveEngineer>> | undefined;
+  try {
+    target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
+    engineer = await resolveEngineer(o.engineer, { dataDir });
+    // Both servers answer before any episode is played, or the command stops with the diagnosis.
+    for (const warning of await preflightTarget(target.model)) process.stderr.write(`warning: ${warning}\n`);
+    await preflightEngineer(engineer.model);
+  } catch (error) {
+    await engineer?.close();
+    await target?.close();
+    await baselineEnvironment.close();
+    throw error;
+  }
+  return playImprove(ctx, o, plan, { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer }, out);
+}
+
+interface ImproveParts {
+  opened: Awaited<ReturnType<typeof openBenchmark>>;
+  choice: Parameters<typeof openBenchmark>[0];
+  baselineEnvironment: Awaited<ReturnType<typeof openBenchmark>>['environment'];
+  backendOptions: Record<string, unknown>;
+  batches: ReturnType<typeof makeBatches>;
+  target: Awaited<ReturnType<typeof resolveTarget>>;
+  engineer: Awaited<ReturnType<typeof resolveEngineer>>;
+}
+
+async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan, parts: ImproveParts, out: NodeJS.WriteStream): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
+  const { definition, metric, split, runDir } = plan;
+  const { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer } = parts;
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
-  const runDir = path.resolve(o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`));
+  const controller = new AbortController();
+  const offInterrupt = onInterrupt(controller);
   try {
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const progress = o.json ? null : createImproveProgress(process.stderr);
-    const { summary } = await improveRun({
+    const { summary, baseline } = await improveRun({
       batches,
       baselineEnvironment,
       baselineManifest: {
@@ -68,6 +137,7 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
         threshold: 1,
         metric,
         maxInfraRetries: 2,
+        signal: controller.signal,
         ...(o.revise ? { revise: true } : {}),
         ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}),
         rerunContext: { target: o.target, bench: definition.name, split, ...backendOptions, threshold: 1, metric, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}) },
@@ -87,8 +157,16 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)\n`);
       out.write(`report: ${report}\nrun directory: ${runDir}\n`);
     }
-    return { code: EXIT_OK, summary, runDir, report };
+    const allFailed = describeAllInfraFailures(baseline);
+    if (allFailed) process.stderr.write(`error: baseline: ${allFailed}\n`);
+    return { code: allFailed ? EXIT_FAILED : EXIT_OK, summary, runDir, report };
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      throw new Interrupted({ message: `${error.message}: every finished episode and stage file is stored in ${runDir}. Continue with:\n  ${resumeCommand(runDir, { resumeFlag: false })}`, cause: error });
+    }
+    throw error;
   } finally {
+    offInterrupt();
     await baselineEnvironment.close();
     await target.close();
     await engineer.close();
@@ -108,7 +186,8 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--target <spec>', `frozen target (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N], scripted:<file>`)
     .option('--engineer <spec>', 'engineer: symbolic (built-in, offline; the default), openai:<base-url>#<model>, scripted:<file>')
     .option('--concurrency <n>', 'episodes played at once (default 4)')
-    .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed (default runs/improve-<bench>-<split>-<time>)')
+    .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed with the same settings, refused with others (default runs/improve-<bench>-<split>-<time>)')
+    .option('--new', 'start a new run even when --run-dir holds one: records into the first free <dir>-2, <dir>-3, …')
     .option('--metric <metric>', `batch reward: ${REWARD_METRICS.join(' or ')} (default: the benchmark's: ${ctx.registry.all().map((d) => `${d.name} ${d.evaluation.defaultMetric}`).join(', ')})`)
     .option('--max-rounds <n>', `rounds (or steps) per episode (default: ${roundsHelp(ctx.registry)})`)
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)

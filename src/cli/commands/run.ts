@@ -11,7 +11,11 @@ import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { loadRunPatch, type RunPatch } from '../../app/load-run-patch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
-import { EXIT_OK } from '../exit-codes.js';
+import { lockRunDir } from '../../store/dir-lock.js';
+import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
+import { describeAllInfraFailures } from '../infra-failure.js';
+import { EXIT_INTERRUPTED, onInterrupt, resumeCommand } from '../interrupt.js';
+import { preflightTarget } from '../../app/preflight.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
 import { renderRunSummary, SHORT_TASK_TABLE_ROWS } from '../render-summary.js';
@@ -33,8 +37,31 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   const definition = await benchmarkOf(ctx, o.bench);
   const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
+  if (o.resume && o.new) throw new ConfigError({ message: '--resume continues a run and --new starts one: give one of them.', field: 'new' });
   const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
+  const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
+  // The run directory is locked (and so known to be writable) before anything is opened or played.
+  const base = o.runDir ?? path.join('runs', `${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
+  const { dir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: 'run' });
+  if (o.new && dir !== path.resolve(base)) process.stderr.write(`${path.resolve(base)} is taken: recording into the new run directory ${dir}\n`);
+  try {
+    return await playRun(ctx, o, { definition, benchOptions, storeOptions, split, taskFile, dir }, out);
+  } finally {
+    lock.release();
+  }
+}
 
+interface RunPlan {
+  definition: Awaited<ReturnType<typeof benchmarkOf>>;
+  benchOptions: Record<string, unknown>;
+  storeOptions: { maxRecordBytes: number };
+  split: string;
+  taskFile: string | undefined;
+  dir: string;
+}
+
+async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJS.WriteStream): Promise<number> {
+  const { definition, benchOptions, storeOptions, split, taskFile, dir } = plan;
   const dataDir = dataDirFor(definition, o.dataDir);
   let pool: SandboxPool | undefined;
   let patch: RunPatch | undefined;
@@ -52,7 +79,6 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     }
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
-  const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
   let opened;
   try {
     const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, concurrency: o.concurrency, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
@@ -64,9 +90,17 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   const { environment, identity: envOptions } = opened;
   for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
-  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
-  const runId = o.runDir ? path.basename(path.resolve(o.runDir)) : `${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`;
-  const dir = path.resolve(o.runDir ?? path.join('runs', runId));
+  let target;
+  try {
+    target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
+    for (const warning of await preflightTarget(target.model)) process.stderr.write(`warning: ${warning}\n`);
+  } catch (error) {
+    await target?.close();
+    await environment.close();
+    await pool?.close();
+    throw error;
+  }
+  const runId = path.basename(dir);
   const manifest: RunManifest = {
     schemaVersion: RUN_MANIFEST_VERSION,
     runId,
@@ -76,17 +110,13 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
     taskIndices,
     target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
     patch: patch?.manifest ?? null,
-    // Disabled positions change what the run means: they are part of its identity (a resume must agree).
-    options: o.disableHooks ? { ...envOptions, disabledHooks: o.disableHooks } : envOptions,
+    // Run settings that change records belong to the identity too (null: this version's default); disabled
+    // positions change what the run means, so a resume must agree on them as well.
+    options: { ...envOptions, maxRecordBytes: storeOptions.maxRecordBytes, ...(patch ? { hookTimeoutMs: o.hookTimeoutMs ?? null, hookKillLimit: o.hookKillLimit ?? null } : {}), ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}) },
     ...(opened.data ? { data: opened.data } : {}),
   };
   const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nInterrupted: finishing running episodes (Ctrl-C again to quit now)…\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const offInterrupt = onInterrupt(controller);
   let store: RunStore | undefined;
   try {
     store = o.resume ? RunStore.open(dir, manifest, storeOptions) : RunStore.create(dir, manifest, storeOptions);
@@ -119,9 +149,18 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
       out.write(`run directory: ${dir}\n`);
       if (result.interrupted) out.write(`interrupted: ${taskIndices.length - records.length} task(s) left; continue with --run-dir ${dir} --resume\n`);
     }
+    if (result.interrupted) {
+      process.stderr.write(`interrupted: the finished episodes are stored. Continue with:\n  ${resumeCommand(dir, { resumeFlag: true })}\n`);
+      return EXIT_INTERRUPTED;
+    }
+    const allFailed = describeAllInfraFailures(records);
+    if (allFailed) {
+      process.stderr.write(`error: ${allFailed}\n`);
+      return EXIT_FAILED;
+    }
     return EXIT_OK;
   } finally {
-    process.off('SIGINT', onSigint);
+    offInterrupt();
     store?.close();
     await target.close();
     await environment.close();
@@ -145,6 +184,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--concurrency <n>', 'episodes played at once (default 1)')
     .option('--run-dir <dir>', 'where the run is recorded (default runs/<bench>-<split>-<time>)')
     .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
+    .option('--new', 'start a new run even when --run-dir holds one: records into the first free <dir>-2, <dir>-3, …')
     .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
     .option('--disable-hooks <positions>', `lifecycle positions whose hooks are not called, comma-separated: ${HOOK_NAMES.join(', ')}`)

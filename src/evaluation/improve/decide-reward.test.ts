@@ -25,6 +25,7 @@ interface Row {
 }
 
 const ROWS: Row[] = [
+  { name: 'every baseline episode ended in an infrastructure failure', evidence: { ...common, baseline: new Map() }, status: 'no_scored_baseline', validPatch: false, score: 0, rawDelta: null },
   { name: 'every baseline task passes', evidence: { ...common, baseline: new Map([[0, 1], [1, 1]]) }, status: 'no_failures', validPatch: false, score: 0, rawDelta: null },
   { name: 'the engineer request failed', evidence: { ...common, proposal: 'request_failed' }, status: 'engineer_request_failed_treated_as_no_patch', validPatch: false, score: 0, rawDelta: null },
   { name: 'the engineer proposed no patch', evidence: { ...common, proposal: 'no_patch' }, status: 'no_patch_proposed', validPatch: false, score: 0, rawDelta: null },
@@ -83,7 +84,8 @@ describe('decideReward: the decisions that turn a delta into a reward', () => {
     const shaped = new Map([[0, 0.75], [1, 0.9]]);
     expect(decideReward({ ...common, baseline: shaped, threshold: 0.7 })?.status).toBe('no_failures');
     expect(decideReward({ ...common, baseline: shaped, threshold: 0.8 })).toBeUndefined();
-    expect(decideReward({ ...common, baseline: new Map() })?.status).toBe('no_failures');
+    // No scored baseline task is not "every task passed": nothing was measured.
+    expect(decideReward({ ...common, baseline: new Map() })?.status).toBe('no_scored_baseline');
   });
 
   it('reads the stages in order: the first that ends the batch decides, later ones are ignored', () => {

@@ -48,6 +48,8 @@ export type TerminalEvidence =
 /**
  * The one reward decision of Harness-R1 batches (protocol.md §6.1–6.2, plus `inert`), shared by every
  * caller that turns a rerun into a reward. Stages in order, the first that ends the batch decides:
+ * - no baseline task scored at all (each ended in an infrastructure failure) → `no_scored_baseline`:
+ *   nothing was measured, so the batch is neither "solved" nor repairable;
  * - no baseline task below the threshold → `no_failures` (nothing to repair);
  * - engineer request failed / no patch proposed / patch rejected (invalid or runtime no-op) → that status;
  * - a rerun with infrastructure failures left, or with fewer usable tasks than the baseline →
@@ -63,6 +65,7 @@ export function decideReward(evidence: RewardEvidence): RewardDecision | undefin
   const { baseline, threshold, metric } = evidence;
   const measured = evidence.rerun && { ...evidence.rerun, raw: computeBatchReward({ baseline, patched: evidence.rerun.rewards, threshold, metric }) };
   const noScore = (status: EvalStatus): RewardDecision => ({ status, validPatch: false, score: 0, raw: measured?.raw ?? null });
+  if (baseline.size === 0) return noScore('no_scored_baseline');
   if ([...baseline.values()].every((r) => r >= threshold)) return noScore('no_failures');
   if (evidence.proposal === 'request_failed') return noScore('engineer_request_failed_treated_as_no_patch');
   if (evidence.proposal === 'no_patch') return noScore('no_patch_proposed');

@@ -20,6 +20,7 @@ import { BATCH_RESULT_VERSION, type BatchResult } from '../../run-dir/batch-arti
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { decideReward, type RewardDecision, type RewardEvidence } from './decide-reward.js';
 import { rerunCacheKey } from './rerun-cache-key.js';
+import { throwIfInterrupted } from '../interrupted.js';
 
 export { BATCH_RESULT_VERSION, type BatchResult };
 
@@ -52,6 +53,8 @@ export interface ImproveContext {
   /** What changes a rerun's meaning besides the patch and the batch (target, options); part of the cache key. */
   rerunContext: Record<string, unknown>;
   onProgress?: (event: ImproveEvent) => void;
+  /** Stops the loop: episodes in flight finish and are stored, then {@link Interrupted} is thrown before anything is decided. */
+  signal?: AbortSignal;
 }
 
 export type ImproveEvent =
@@ -94,7 +97,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
 
   dir.writeMetadata({ ...base, split: ctx.split, target: ctx.target.label, targetSimulated: ctx.target.simulated, threshold: ctx.threshold, metric: ctx.metric });
   const untouched = decideReward(evidence);
-  if (untouched) return noScore(untouched);
+  if (untouched) return noScore(untouched, untouched.status === 'no_scored_baseline' ? { notes: [`every baseline episode of the batch ended in an infrastructure failure: ${episodes.map((r) => `#${r.task.index} ${r.outcome}`).join(', ') || 'none recorded'}`] } : {});
 
   // The evidence, as a stage file: the failure packet the benchmark renders from the baseline episodes.
   const input = { benchmark: ctx.benchmark.engineer, batchTag: batch.tag, split: ctx.split, taskIndices: batch.taskIndices, episodes: usable, passThreshold: ctx.threshold };
@@ -103,6 +106,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   // Engineer (its answer is kept, so a resumed run never asks twice).
   let proposal = dir.readEngineer();
   if (!proposal) {
+    throwIfInterrupted(ctx.signal, `before the engineer of ${batch.tag}`);
     ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'engineer' });
     proposal = await ctx.engineer.propose(input);
     if (proposal.prompt) dir.writePrompt(proposal.prompt);
@@ -134,6 +138,8 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   const cacheKey = rerunCacheKey({ batchTag: batch.tag, taskIndices: tasks, patch, context: ctx.rerunContext });
   const rerunDir = run.rerunDir(cacheKey);
   const { records, attempts, cacheHit } = await rerun(ctx, batch.tag, patch, tasks, rerunDir);
+  // A rerun cut short is not a result: nothing is decided, the resumed run plays the rest.
+  throwIfInterrupted(ctx.signal, `during the rerun of ${batch.tag}`);
   ctx.benchmark.evaluation.checkRerun?.(episodes, records);
   const infra = records.filter((r) => isInfraOutcome(r.outcome));
   const hookEffects: Record<string, number> = {};
@@ -200,10 +206,10 @@ async function rerun(ctx: ImproveContext, batchTag: string, patch: HarnessPatch,
       try {
         for (attempts = 1; attempts <= 1 + ctx.maxInfraRetries; attempts++) {
           await runBatch({
-            environment, model: ctx.target, hooks, taskIndices: tasks, store, concurrency: ctx.concurrency, retryInfra: attempts > 1,
+            environment, model: ctx.target, hooks, taskIndices: tasks, store, concurrency: ctx.concurrency, retryInfra: attempts > 1, ...(ctx.signal ? { signal: ctx.signal } : {}),
             onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag, done: p.done, total: p.total, ...(p.record ? { outcome: p.record.outcome } : {}) }),
           });
-          if (tasks.every((i) => store.isDone(i, true))) break;
+          if (tasks.every((i) => store.isDone(i, true)) || ctx.signal?.aborted) break;
         }
       } finally {
         await environment.close();

@@ -9,6 +9,7 @@ import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import type { Batch } from './batches.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
 import { summarizeImprove, type ImproveSummary } from './summarize-improve.js';
+import { throwIfInterrupted } from '../interrupted.js';
 
 export { IMPROVE_SUMMARY_VERSION, type ImproveSummary } from './summarize-improve.js';
 
@@ -45,18 +46,20 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
   try {
     for (let attempt = 1; attempt <= 1 + ctx.maxInfraRetries; attempt++) {
       await runBatch({
-        environment: options.baselineEnvironment, model: ctx.target, hooks: NO_HOOKS, taskIndices: allTasks, store, concurrency: ctx.concurrency, retryInfra: attempt > 1,
+        environment: options.baselineEnvironment, model: ctx.target, hooks: NO_HOOKS, taskIndices: allTasks, store, concurrency: ctx.concurrency, retryInfra: attempt > 1, ...(ctx.signal ? { signal: ctx.signal } : {}),
         onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag: 'baseline', done: p.done, total: p.total, ...(p.record ? { outcome: p.record.outcome } : {}) }),
       });
-      if (allTasks.every((i) => store.isDone(i, true))) break;
+      if (allTasks.every((i) => store.isDone(i, true)) || ctx.signal?.aborted) break;
     }
     baseline = store.records();
   } finally {
     store.close();
   }
+  throwIfInterrupted(ctx.signal, 'during the baseline');
   const byIndex = new Map(baseline.map((r) => [r.task.index, r]));
   const results: BatchResult[] = [];
   for (const batch of batches) {
+    throwIfInterrupted(ctx.signal, `before ${batch.tag}`);
     const first = await improveBatch(ctx, batch, byIndex);
     results.push(first);
     const revised = ctx.revise && ctx.engineer.revise && (first.status === 'scored' || first.status === 'inert') ? ctx.engineer.revise(previousAttempt(ctx, first)) : undefined;

@@ -35,6 +35,12 @@ describe('summarizeImprove', () => {
     expect(summary.totals.batches).toBe(3);
   });
 
+  it('counts a batch with no scored baseline as missing, never as solved or in the mean', () => {
+    const summary = summarizeImprove(ctx, [result('batch_000', 'scored', 0.5, [1, 1, 1, 1]), result('batch_001', 'no_scored_baseline', 0, [])]);
+    expect(summary.totals).toMatchObject({ meanScore: 0.5, missingEvaluations: 1, scored: 1 });
+    expect(summary.totals.byStatus).toEqual({ scored: 1, no_scored_baseline: 1 });
+  });
+
   it('has a mean of 0 when every batch is a missing evaluation, not NaN', () => {
     const summary = summarizeImprove(ctx, [result('batch_000', 'missing_evaluation', 0, [1, 1, 1])]);
     expect(summary.totals).toMatchObject({ meanScore: 0, missingEvaluations: 1, scored: 0 });

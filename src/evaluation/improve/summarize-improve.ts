@@ -12,13 +12,13 @@ export interface SummaryContext {
 }
 
 /**
- * The run's `summary.json`: one row per batch and the totals. `missing_evaluation` batches are results that
+ * The run's `summary.json`: one row per batch and the totals. `missing_evaluation` (and `no_scored_baseline`) batches are results that
  * do not exist: they are counted apart and left out of `meanScore`, never averaged in as 0.
  */
 export function summarizeImprove(ctx: SummaryContext, results: readonly BatchResult[]): ImproveSummary {
   const byStatus: Partial<Record<EvalStatus, number>> = {};
   for (const r of results) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-  const evaluated = results.filter((r) => r.status !== 'missing_evaluation');
+  const evaluated = results.filter((r) => !isMissing(r.status));
   return {
     schemaVersion: IMPROVE_SUMMARY_VERSION,
     bench: ctx.bench,
@@ -44,8 +44,13 @@ export function summarizeImprove(ctx: SummaryContext, results: readonly BatchRes
       // A batch whose patch was never rerun keeps its baseline result.
       patchedPass: results.reduce((a, r) => a + ((r.status === 'scored' || r.status === 'inert') && r.patched ? r.patched.pass : r.baseline.pass), 0),
       tasks: results.reduce((a, r) => a + Object.keys(r.baseline.rewards).length, 0),
-      missingEvaluations: results.filter((r) => r.status === 'missing_evaluation').length,
+      missingEvaluations: results.filter((r) => isMissing(r.status)).length,
       byStatus,
     },
   };
+}
+
+/** Statuses that are no result at all: left out of the mean, counted as missing evaluations. */
+function isMissing(status: EvalStatus): boolean {
+  return status === 'missing_evaluation' || status === 'no_scored_baseline';
 }
