@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, isHarnessError } from '../episode/index.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEnvCheckCommand } from './commands/env-check.js';
+import { registerExportCommand } from './commands/export.js';
 import { registerImproveCommand } from './commands/improve.js';
 import { registerPacketCommand } from './commands/packet.js';
 import { registerProbeCommand } from './commands/probe.js';
@@ -30,6 +31,7 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   registerProbeCommand(program);
   registerEnvCheckCommand(program, ctx);
   registerSplitsCommand(program);
+  registerExportCommand(program, ctx);
   registerValidateCommand(program, { openCompiler: openSandboxCompiler, benchmarks: ctx.registry.patchRules(), benchmarkNames: ctx.registry.names() });
   return program;
 }
