@@ -133,9 +133,11 @@ export async function exportRl(o: ExportRlOptions): Promise<ExportRlSummary> {
   let scored = 0;
   batches.forEach((batch, b) => {
     const batchTag = `${bench}_${o.partition}_${String(b).padStart(4, '0')}`;
-    const input = engineerInputOf(o.benchmark, batchTag, o.environment.split, batch.map((t) => t.index), byIndex, o.threshold);
-    const usable = new Set(input.episodes.map((e) => e.task.index));
-    const excluded = batch.filter((t) => !usable.has(t.index)).map((t) => t.index);
+    const scoredTasks = new Set(engineerInputOf(o.benchmark, batchTag, o.environment.split, batch.map((t) => t.index), byIndex, o.threshold).episodes.map((e) => e.task.index));
+    const excluded = batch.filter((t) => !scoredTasks.has(t.index)).map((t) => t.index);
+    // The engineer's input lists the scored tasks, then the excluded ones: what `sample-group` rebuilds from the row.
+    const input = engineerInputOf(o.benchmark, batchTag, o.environment.split, [...batch.filter((t) => scoredTasks.has(t.index)).map((t) => t.index), ...excluded], byIndex, o.threshold);
+    const usable = scoredTasks;
     infraExcluded += excluded.length;
     const rewards = input.episodes.map((e) => [e.task.index, e.reward] as const);
     const pass = rewards.filter(([, r]) => r >= o.threshold).length;
