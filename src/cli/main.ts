@@ -9,6 +9,7 @@ import { registerPacketCommand } from './commands/packet.js';
 import { registerProbeCommand } from './commands/probe.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerSampleGroupCommand } from './commands/sample-group.js';
 import { registerSplitsCommand } from './commands/splits.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { openSandboxCompiler } from '../app/sandbox-compiler.js';
@@ -32,6 +33,7 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   registerEnvCheckCommand(program, ctx);
   registerSplitsCommand(program);
   registerExportCommand(program, ctx);
+  registerSampleGroupCommand(program, ctx);
   registerValidateCommand(program, { openCompiler: openSandboxCompiler, benchmarks: ctx.registry.patchRules(), benchmarkNames: ctx.registry.names() });
   return program;
 }
