@@ -1,7 +1,7 @@
 import { ConfigError } from '../episode/index.js';
 import type { Engineer } from '../engineer/engineer.js';
 import { createLlmEngineer } from '../engineer/llm-engineer.js';
-import { createSymbolicEngineer } from '../engineer/symbolic/index.js';
+import { createSymbolicEngineer, type SymbolicSampling } from '../engineer/symbolic/index.js';
 import { parseModelSpec } from '../models/model-spec.js';
 import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { loadScriptedModelFile } from '../models/scripted-model.js';
@@ -22,11 +22,14 @@ export const ENGINEER_SPEC_FORMS = ['symbolic', 'openai:<base-url>#<model>[?opti
  * default, a server that refuses the prefill request is asked in `full_think_patch` instead), or a
  * scripted file of answers.
  */
-export async function resolveEngineer(spec: string, _context: { dataDir?: string } = {}): Promise<ResolvedEngineer> {
+export async function resolveEngineer(spec: string, context: { dataDir?: string; sampling?: SymbolicSampling } = {}): Promise<ResolvedEngineer> {
   const parsed = parseModelSpec(spec, { field: 'engineer' });
+  // Sampling (GRPO groups): the symbolic engineer's seeded draws; an LLM's temperature, top_p and seed.
+  const sampling = context.sampling;
+  const llmSampling = sampling === undefined ? {} : { temperature: sampling.temperature };
   switch (parsed.kind) {
     case 'symbolic':
-      return { engineer: createSymbolicEngineer(), close: async () => {} };
+      return { engineer: createSymbolicEngineer(sampling === undefined ? {} : { sampling }), close: async () => {} };
     case 'openai': {
       const choice = parsed.engineerProtocol ?? 'auto';
       // The same server asked without the prefill extensions (the user's own settings still apply).
@@ -38,16 +41,17 @@ export async function resolveEngineer(spec: string, _context: { dataDir?: string
         continueFinalMessage: true,
         chatTemplateKwargs: { enable_thinking: true },
         ...parsed.settings,
+        ...(sampling === undefined ? {} : { extraBody: { ...(parsed.settings.extraBody ?? {}), top_p: sampling.topP, seed: sampling.seed } }),
       });
       return {
-        engineer: createLlmEngineer({ model, protocol: 'prefill_think_patch', ...(choice === 'auto' ? { fullThinkFallback: plain() } : {}) }),
+        engineer: createLlmEngineer({ model, protocol: 'prefill_think_patch', ...llmSampling, ...(choice === 'auto' ? { fullThinkFallback: plain() } : {}) }),
         model,
         close: async () => {},
       };
     }
     case 'scripted':
       // A scripted engineer answers as an LLM would (the whole completion text after the prefill).
-      return { engineer: createLlmEngineer({ model: loadScriptedModelFile(parsed.path), protocol: 'prefill_think_patch' }), close: async () => {} };
+      return { engineer: createLlmEngineer({ model: loadScriptedModelFile(parsed.path), protocol: 'prefill_think_patch', ...llmSampling }), close: async () => {} };
     case 'sim':
       throw new ConfigError({ message: `'${spec}' is a simulated target, not an engineer.`, field: 'engineer', allowed: ENGINEER_SPEC_FORMS });
   }

@@ -4,11 +4,13 @@ import { ConfigError, isHarnessError } from '../episode/index.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEnvCheckCommand } from './commands/env-check.js';
 import { registerExperimentCommand } from './commands/experiment.js';
+import { registerExportCommand } from './commands/export.js';
 import { registerImproveCommand } from './commands/improve.js';
 import { registerPacketCommand } from './commands/packet.js';
 import { registerProbeCommand } from './commands/probe.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerSampleGroupCommand } from './commands/sample-group.js';
 import { registerSplitsCommand } from './commands/splits.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { openSandboxCompiler } from '../app/sandbox-compiler.js';
@@ -42,6 +44,8 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
     benchmarkNames: ctx.registry.names(),
     resolveBench: async (value) => (looksLikePath(value) ? (await ctx.registry.resolve(value)).name : value),
   });
+  registerExportCommand(program, ctx);
+  registerSampleGroupCommand(program, ctx);
   return program;
 }
 

@@ -3,6 +3,7 @@ import type { ResponseProtocol } from '../patch/index.js';
 import type { BatchSelection } from './episode-evidence.js';
 import type { SanitizeMode } from './sanitize-evidence.js';
 import type { PreviousAttempt } from './previous-attempt.js';
+import type { SignatureSampler } from './symbolic/sampling.js';
 
 /**
  * What an engineer sees about one batch: the baseline episodes of the frozen target on the batch's tasks.
@@ -83,7 +84,8 @@ export interface PromptStyle {
 
 /** The symbolic engineer's part that knows a benchmark: its signatures and templates. */
 export interface SymbolicRules {
-  propose(input: EngineerInput, thresholds: { minEpisodes: number; minShare: number }): EngineerResult;
+  /** With a sampler, the signatures it chooses are addressed instead of the kept ones (seeded stochastic sampling). */
+  propose(input: EngineerInput, thresholds: { minEpisodes: number; minShare: number }, sampler?: SignatureSampler): EngineerResult;
 }
 
 export interface EngineerBenchmark {

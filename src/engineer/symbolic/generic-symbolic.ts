@@ -13,6 +13,7 @@ import { PATCH_SCHEMA_VERSION } from '../../patch/index.js';
 import type { EngineerInput, EngineerResult } from '../engineer.js';
 import { tallyBench } from './bench-tally.js';
 import { proposeFromTally } from './propose-bench.js';
+import type { SignatureSampler } from './sampling.js';
 import { BLOCK_HELPER, pyList, type CodeHookPatch } from './python-kit.js';
 
 export const GENERIC_SIGNATURE_IDS = ['repeated_call', 'invalid_call', 'text_only_turn', 'round_limit'] as const;
@@ -115,9 +116,9 @@ export function composeGenericPatch(bench: string, kept: readonly GenericSignatu
 }
 
 /** The symbolic engineer's answer on a benchmark without rules of its own. */
-export function proposeGeneric(input: EngineerInput, thresholds: { minEpisodes: number; minShare: number }): EngineerResult {
+export function proposeGeneric(input: EngineerInput, thresholds: { minEpisodes: number; minShare: number }, sampler?: SignatureSampler): EngineerResult {
   const tally = tallyBench(input.episodes, input.passThreshold, GENERIC_SIGNATURE_IDS, detectGenericSignatures, thresholds);
-  const result = proposeFromTally(tally, thresholds, (kept) => composeGenericPatch(input.benchmark.name, kept));
+  const result = proposeFromTally(tally, thresholds, (kept) => composeGenericPatch(input.benchmark.name, kept), sampler);
   if (result.status === 'ok') result.notes = ['generic signatures and templates (the benchmark has none of its own)', ...(result.notes ?? [])];
   return result;
 }

@@ -14,3 +14,5 @@ export { GENERIC_SIGNATURE_IDS, detectGenericSignatures, composeGenericPatch, pr
 export type { GenericSignatureId } from './generic-symbolic.js';
 export { BLOCK_HELPER, pyList, pyStr } from './python-kit.js';
 export type { CodeHookPatch } from './python-kit.js';
+export { createSignatureSampler, seededRandom, varyPatch } from './sampling.js';
+export type { SignatureSampler, SymbolicSampling } from './sampling.js';

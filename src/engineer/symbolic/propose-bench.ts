@@ -1,5 +1,6 @@
 import type { EngineerResult } from '../engineer.js';
 import type { BenchTally } from './bench-tally.js';
+import type { SignatureSampler } from './sampling.js';
 
 /**
  * The `notes` line that marks a result built without evidence: no signature recurred (or nothing failed),
@@ -25,9 +26,10 @@ export function proposeFromTally<Id extends string>(
   tally: BenchTally<Id>,
   thresholds: { minEpisodes: number; minShare: number },
   compose: (kept: Id[]) => { patch: unknown; templates: string[] },
+  sampler?: SignatureSampler,
 ): EngineerResult {
-  const kept = tally.signatures.filter((s) => s.kept).map((s) => s.id);
+  const kept = sampler ? sampler.choose(tally.signatures, tally.failed) : tally.signatures.filter((s) => s.kept).map((s) => s.id);
   const composed = compose(kept);
-  const notes = [...tallyNotes(tally, thresholds), ...composed.templates.map((t) => `template ${t}`), kept.length > 0 ? SIGNATURE_PATCH_NOTE : NO_SIGNATURE_NOTE];
+  const notes = [...tallyNotes(tally, thresholds), ...(sampler ? [`sampled signatures: ${kept.join(', ') || 'none'}`] : []), ...composed.templates.map((t) => `template ${t}`), kept.length > 0 ? SIGNATURE_PATCH_NOTE : NO_SIGNATURE_NOTE];
   return { status: 'ok', proposal: { kind: 'patch', patch: composed.patch }, notes };
 }

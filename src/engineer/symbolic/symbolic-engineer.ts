@@ -1,6 +1,7 @@
 import type { Engineer, EngineerInput, EngineerResult } from '../engineer.js';
 import { NO_SIGNATURE_NOTE, SIGNATURE_PATCH_NOTE } from './propose-bench.js';
 import { proposeGeneric } from './generic-symbolic.js';
+import { createSignatureSampler, varyPatch, type SymbolicSampling } from './sampling.js';
 
 export { NO_SIGNATURE_NOTE, SIGNATURE_PATCH_NOTE };
 
@@ -14,6 +15,8 @@ export interface SymbolicEngineerOptions {
    * or two failures still be answered (default 0.5). A share needs at least one episode.
    */
   minShare?: number;
+  /** Seeded stochastic sampling (GRPO groups); with temperature 0 or none, answers are deterministic. */
+  sampling?: SymbolicSampling;
 }
 
 function checkOptions(options: SymbolicEngineerOptions): void {
@@ -45,7 +48,10 @@ export function createSymbolicEngineer(options: SymbolicEngineerOptions = {}): E
 export function proposeSymbolic(input: EngineerInput, options: SymbolicEngineerOptions = {}): EngineerResult {
   const thresholds = { minEpisodes: options.minEpisodes ?? 2, minShare: options.minShare ?? 0.5 };
   const rules = input.benchmark.symbolic;
-  return rules ? rules.propose(input, thresholds) : proposeGeneric(input, thresholds);
+  const sampling = options.sampling !== undefined && options.sampling.temperature > 0 ? options.sampling : undefined;
+  if (!sampling) return rules ? rules.propose(input, thresholds) : proposeGeneric(input, thresholds);
+  const sampler = createSignatureSampler(sampling);
+  return varyPatch(rules ? rules.propose(input, thresholds, sampler) : proposeGeneric(input, thresholds, sampler), sampling);
 }
 
 /** True when the result carries only the soft-hint fallback (no recurring signature). */

@@ -1,12 +1,10 @@
 import { isInfraOutcome, type EpisodeRecord } from '../../episode/index.js';
 import type { Environment } from '../../runtime/environment.js';
-import { NO_HOOKS } from '../../hooks/native-hooks.js';
-import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
-import { runBatch } from '../run-batch.js';
 import type { PreviousAttempt } from '../../engineer/previous-attempt.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import type { Batch } from './batches.js';
+import { playBaseline, type BaselineManifest } from './play-baseline.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
 import { summarizeImprove, type ImproveSummary } from './summarize-improve.js';
 import { throwIfInterrupted } from '../interrupted.js';
@@ -19,7 +17,7 @@ export interface ImproveRunOptions {
   /** The no-harness environment used for the baseline. */
   baselineEnvironment: Environment;
   /** Identity of the baseline (target, benchmark options); a stored baseline is reused only when it matches. */
-  baselineManifest: Omit<RunManifest, 'taskIndices' | 'schemaVersion' | 'runId' | 'createdAt' | 'patch'>;
+  baselineManifest: BaselineManifest;
 }
 
 
@@ -32,29 +30,11 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
   const { context: ctx, batches } = options;
   const allTasks = batches.flatMap((b) => b.taskIndices);
   const run = new ImproveRunDir(ctx.rootDir);
-  const baselineDir = run.baselineDir;
-  const manifest: RunManifest = {
-    ...options.baselineManifest,
-    schemaVersion: RUN_MANIFEST_VERSION,
-    runId: 'baseline',
-    createdAt: new Date().toISOString(),
-    taskIndices: allTasks,
-    patch: null,
-  };
-  const store = RunStore.exists(baselineDir) ? RunStore.open(baselineDir, manifest) : RunStore.create(baselineDir, manifest);
-  let baseline: EpisodeRecord[];
-  try {
-    for (let attempt = 1; attempt <= 1 + ctx.maxInfraRetries; attempt++) {
-      await runBatch({
-        environment: options.baselineEnvironment, model: ctx.target, hooks: NO_HOOKS, taskIndices: allTasks, store, concurrency: ctx.concurrency, retryInfra: attempt > 1, ...(ctx.signal ? { signal: ctx.signal } : {}),
-        onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag: 'baseline', done: p.done, total: p.total, ...(p.record ? { outcome: p.record.outcome } : {}) }),
-      });
-      if (allTasks.every((i) => store.isDone(i, true)) || ctx.signal?.aborted) break;
-    }
-    baseline = store.records();
-  } finally {
-    store.close();
-  }
+  const baseline = await playBaseline({
+    dir: run.baselineDir, environment: options.baselineEnvironment, target: ctx.target, taskIndices: allTasks, manifest: options.baselineManifest,
+    concurrency: ctx.concurrency, maxInfraRetries: ctx.maxInfraRetries, ...(ctx.signal ? { signal: ctx.signal } : {}),
+    onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag: 'baseline', done: p.done, total: p.total, ...(p.outcome ? { outcome: p.outcome } : {}) }),
+  });
   throwIfInterrupted(ctx.signal, 'during the baseline');
   const byIndex = new Map(baseline.map((r) => [r.task.index, r]));
   const results: BatchResult[] = [];

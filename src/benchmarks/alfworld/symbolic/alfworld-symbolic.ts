@@ -8,9 +8,9 @@ import { composeAlfworldPatch } from './alfworld-templates.js';
 
 /** The symbolic engineer on an ALFWorld batch: recurring ALFWorld signatures, then the ALFWorld templates. */
 export const ALFWORLD_SYMBOLIC: SymbolicRules = {
-  propose(input, thresholds) {
+  propose(input, thresholds, sampler) {
     const detect = (r: Parameters<typeof asToolCallView>[0]) => detectAlfworldSignatures(asToolCallView(r, parseAlfworldTextAction, ALFWORLD_ARGUMENT_KEYS));
     const tally = tallyBench(input.episodes, input.passThreshold, ALFWORLD_SIGNATURE_IDS, detect, thresholds);
-    return proposeFromTally(tally, thresholds, composeAlfworldPatch);
+    return proposeFromTally(tally, thresholds, composeAlfworldPatch, sampler);
   },
 };

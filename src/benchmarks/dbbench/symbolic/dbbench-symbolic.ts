@@ -18,10 +18,10 @@ export function keepSignatures(tally: BatchTally, thresholds: { minEpisodes?: nu
 
 /** The symbolic engineer on a DBBench batch: recurring DBBench signatures, then the DBBench templates (or the soft-hint patch). */
 export const DBBENCH_SYMBOLIC: SymbolicRules = {
-  propose(input, thresholds) {
+  propose(input, thresholds, sampler) {
     const tally = tallySignatures(input.episodes, input.passThreshold);
     const verdicts = keepSignatures(tally, thresholds);
-    const kept: SignatureId[] = verdicts.filter((v) => v.kept).map((v) => v.id);
+    const kept: SignatureId[] = sampler ? sampler.choose(verdicts, tally.failed) : verdicts.filter((v) => v.kept).map((v) => v.id);
     const notes = [
       `batch: ${tally.episodes} episodes, ${tally.scored} scored, ${tally.failed} failed, ${tally.infrastructure} infrastructure failures left out`,
       `thresholds: at least ${thresholds.minEpisodes} failed episodes or ${thresholds.minShare} of the failed episodes`,
@@ -29,6 +29,7 @@ export const DBBENCH_SYMBOLIC: SymbolicRules = {
         .filter((v) => v.failed > 0 || v.passed > 0)
         .map((v) => `signature ${v.id}: ${v.failed} of ${tally.failed} failed episodes (${v.passed} passed) -> ${v.kept ? 'kept' : 'below threshold'}`),
     ];
+    if (sampler) notes.push(`sampled signatures: ${kept.join(', ') || 'none'}`);
     const composed = kept.length > 0 ? composePatch(kept) : composeSoftPatch();
     notes.push(...composed.templates.map((t) => `template ${t}`));
     notes.push(kept.length > 0 ? SIGNATURE_PATCH_NOTE : NO_SIGNATURE_NOTE);

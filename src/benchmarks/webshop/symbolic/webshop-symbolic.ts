@@ -8,9 +8,9 @@ import { composeWebShopPatch } from './webshop-templates.js';
 
 /** The symbolic engineer on a WebShop batch: recurring WebShop signatures, then the WebShop templates. */
 export const WEBSHOP_SYMBOLIC: SymbolicRules = {
-  propose(input, thresholds) {
+  propose(input, thresholds, sampler) {
     const detect = (r: Parameters<typeof asToolCallView>[0]) => detectWebShopSignatures(asToolCallView(r, parseWebShopTextAction, WEBSHOP_ARGUMENT_KEYS));
     const tally = tallyBench(input.episodes, input.passThreshold, WEBSHOP_SIGNATURE_IDS, detect, thresholds);
-    return proposeFromTally(tally, thresholds, composeWebShopPatch);
+    return proposeFromTally(tally, thresholds, composeWebShopPatch, sampler);
   },
 };

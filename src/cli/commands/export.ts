@@ -1,0 +1,10 @@
+import type { Command } from 'commander';
+
+import type { CliContext } from '../cli-context.js';
+import { registerExportRlCommand } from './export-rl.js';
+
+/** `harness-r1 export …`: training data for the harness engineer. */
+export function registerExportCommand(program: Command, ctx: CliContext): void {
+  const parent = program.command('export').description('Training data for the harness engineer: rl (RL rows with a frozen baseline).');
+  registerExportRlCommand(parent, ctx);
+}
