@@ -1,4 +1,5 @@
 import { InternalError } from '../../episode/index.js';
+import { trimBothOf } from '../../python/text-scan.js';
 import type { GoalOptions, WebShopProduct } from './clean-product.js';
 import type { GoalMode } from './load-catalogue.js';
 import { createPythonRandom } from './python-random.js';
@@ -178,7 +179,7 @@ function* cartesian(lists: readonly (readonly string[])[]): Generator<string[]> 
 
 /** Python `s.strip('.')`. */
 function stripDots(text: string): string {
-  return text.replace(/^\.+|\.+$/g, '');
+  return trimBothOf(text, '.');
 }
 
 /** Python string order (by code point). */

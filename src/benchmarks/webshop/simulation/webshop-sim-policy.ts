@@ -7,6 +7,7 @@ import { WEBSHOP_TEXT_ACTION_HINTS_HEADER } from '../../../environments/webshop/
 import { simChance, simHash } from '../../dbbench/simulation/sim-rng.js';
 import { readWireRequest, type ReadMessage } from '../../dbbench/simulation/wire-messages.js';
 import { faultsNamedByHint, WEBSHOP_FAULTS, type WebShopFault, type WebShopSimSettings } from './fault-profile.js';
+import { isJsSpaceCode, lastLineTerminator } from '../../../python/text-scan.js';
 
 /** Why the target acted as it did (for tests and logs). */
 export type WebShopSimTag =
@@ -146,7 +147,9 @@ function buildPlan(engine: WebShopEngine, index: number): GoalPlan {
 /** The goal's words: the instruction without its lead-in, option clauses and price clause. */
 export function goalWords(instruction: string): string {
   let text = instruction.toLowerCase();
-  text = text.replace(/,?\s*and price lower than.*$/, '');
+  text = withoutPriceClause(text);
+  // Quadratic on a long whitespace run; the simulated target reads only shipped goal instructions.
+  // eslint-disable-next-line regexp/no-super-linear-move, regexp/no-super-linear-backtracking
   text = text.replace(/\s+with\s+[a-z ]+:\s.*$/, '');
   text = text.replace(/^(?:find me|i need|i want|i am looking for|i'm looking for|looking for|get me|buy me|show me)\s+/, '');
   return text.replace(/,/g, '').replace(/\s+/g, ' ').trim();
@@ -296,4 +299,20 @@ function decideOnPage(plan: GoalPlan, page: Page, memory: Memory, active: (fault
     case 'other':
       return { kind: 'text', content: 'I have finished shopping.', tag: 'done_text', taskKey };
   }
+}
+
+const PRICE_CLAUSE = 'and price lower than';
+
+/**
+ * `text.replace(/,?\s*and price lower than.*$/, '')` by scans: cut before the first clause after which no
+ * line ends, with the whitespace and one comma before it (the regex measures each whitespace run again
+ * from every position in it).
+ */
+export function withoutPriceClause(text: string): string {
+  const at = text.indexOf(PRICE_CLAUSE, lastLineTerminator(text) + 1);
+  if (at < 0) return text;
+  let start = at;
+  while (start > 0 && isJsSpaceCode(text.charCodeAt(start - 1))) start--;
+  if (start > 0 && text.charCodeAt(start - 1) === 0x2c) start--;
+  return text.slice(0, start);
 }
