@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveDataDir } from '../../../config/data-dir.js';
 import { seededTexts, webshopInstructions } from '../../../testing/text-oracle.js';
-import { withoutPriceClause } from '../simulation/webshop-sim-policy.js';
+import { withoutOptionClause, withoutPriceClause } from '../simulation/webshop-sim-policy.js';
 import { instructionOf, pageOf, priceLimit, quotedItems } from './webshop-signatures.js';
 
 // The regexes these scans replaced, kept as the oracle on inputs short enough for them.
@@ -19,6 +19,7 @@ const oldPriceLimit = (text: string): number | undefined => {
   return m ? Number(m[1]) : undefined;
 };
 const oldWithoutPrice = (text: string): string => text.replace(/,?\s*and price lower than.*$/, '');
+const oldWithoutOption = (text: string): string => text.replace(/\s+with\s+[a-z ]+:\s.*$/, '');
 
 const MB = 1 << 20;
 const instructions = webshopInstructions(resolveDataDir());
@@ -56,5 +57,20 @@ describe('priceLimit and the simulated target price clause', () => {
     expect(priceLimit(`under${' '.repeat(MB)}$${' '.repeat(MB)}25`)).toBe(25);
     expect(withoutPriceClause(`shoes${' '.repeat(2 * MB)}x`)).toBe(`shoes${' '.repeat(2 * MB)}x`);
     expect(withoutPriceClause(`shoes,${' '.repeat(2 * MB)}and price lower than 30.00 dollars`)).toBe('shoes');
+  });
+});
+
+describe('the simulated target option clause', () => {
+  it('equals the regex on the shipped goals and random mixes', () => {
+    const fuzz = seededTexts(45, [' with ', 'with', ' ', '  ', '\t', '\n', 'color', 'a b', ':', ': ', ':\n', 'X', 'x'], 8000, 10);
+    for (const text of [...instructions.map((i) => i.toLowerCase()), 'shoes with color: black', ...fuzz]) {
+      expect(withoutOptionClause(text), JSON.stringify(text)).toBe(oldWithoutOption(text));
+    }
+  });
+
+  it('reads 2 MB of whitespace after with and many with-words without a colon', () => {
+    expect(withoutOptionClause(`shoes with${' '.repeat(2 * MB)}color: black`)).toBe('shoes');
+    const many = ` with a${' with b'.repeat(MB / 8)}`;
+    expect(withoutOptionClause(many)).toBe(many);
   });
 });
