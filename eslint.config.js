@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import regexp from 'eslint-plugin-regexp';
 
 /**
  * The dependency direction of src/ (SPEC §2 and the house style), as import rules. Each entry names the
@@ -64,6 +65,16 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Regexes in src/ run on model, hook and engineer text: none may backtrack or rescan super-linearly.
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.fixture.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: false, ignorePartial: false }],
     },
   },
   ...Object.entries(LAYERS).map(([folder, forbidden]) => layerRules(folder, forbidden)),

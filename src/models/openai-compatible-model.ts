@@ -14,6 +14,7 @@ import OpenAI, {
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 
 import { ConfigError } from '../episode/index.js';
+import { trimEndOf } from '../python/text-scan.js';
 import { ModelCallError, isModelCallError } from './chat-model.js';
 import type { ChatModel, ChatRequest, ChatResponse, ModelFailureKind } from './chat-model.js';
 import { createCappedFetch, type BodyFailure } from './response-body.js';
@@ -95,7 +96,7 @@ const RESERVED_BODY_FIELDS: Record<string, string> = {
 
 export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): OpenAICompatibleModel {
   const settings = validateOptions(options);
-  const baseURL = settings.baseURL.replace(/\/+$/, '');
+  const baseURL = trimEndOf(settings.baseURL, '/');
   const chatURL = `${baseURL}/chat/completions`;
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const reasoningField = settings.reasoningField ?? 'auto';

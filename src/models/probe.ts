@@ -5,6 +5,7 @@
  * fails, explains what to change on the server or in the SPEC.
  */
 import type { ToolCall, ToolSpec } from '../episode/index.js';
+import { trimEndOf } from '../python/text-scan.js';
 import { isModelCallError } from './chat-model.js';
 import type { ChatModel, ModelCallError, ModelFailureKind } from './chat-model.js';
 import { BAD_ARGUMENTS_FIXES, PARSER_FIXES, isXmlToolCallText, looksLikeToolCallText, toolCallTextFixes } from './turn-diagnosis.js';
@@ -349,7 +350,7 @@ function diagnoseError(error: ModelCallError, model: ProbeTarget, availableModel
   }
   if (status === 404) {
     const fixes = [`Check the base URL: it must include the API prefix, usually /v1 (e.g. http://localhost:8000/v1).`];
-    if (model.endpoint !== undefined && !/\/v1\/?$/.test(model.endpoint.baseURL)) fixes.unshift(`The base URL ${model.endpoint.baseURL} does not end in /v1; try ${model.endpoint.baseURL.replace(/\/+$/, '')}/v1.`);
+    if (model.endpoint !== undefined && !/\/v1\/?$/.test(model.endpoint.baseURL)) fixes.unshift(`The base URL ${model.endpoint.baseURL} does not end in /v1; try ${trimEndOf(model.endpoint.baseURL, '/')}/v1.`);
     fixes.push('Check the model name too: some servers answer 404 for an unknown model.');
     return {
       kind: 'endpoint_not_found',

@@ -45,7 +45,7 @@ export async function renderVegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(vegaSpec), { renderer: 'none' });
   try {
     const svg = await view.toSVG();
-    return checkSvg(svg.replace(/\s+xmlns(?::xlink)?="[^"]*"/g, ''));
+    return checkSvg(svg.replace(/(?<!\s)\s+xmlns(?::xlink)?="[^"]*"/g, ''));
   } finally {
     view.finalize();
   }
@@ -74,7 +74,7 @@ function checkSvg(svg: string): string {
     const name = close?.[1] ?? open?.[1];
     if (name === undefined) refuse('a malformed tag');
     else if (!SVG_ELEMENTS.has(name)) refuse(`a <${name}> element`);
-    for (const [, attr = '', value = ''] of (open?.[2] ?? '').matchAll(/([\w:-]+)="([^"]*)"/g)) {
+    for (const [, attr = '', value = ''] of (open?.[2] ?? '').matchAll(/(?<![\w:-])([\w:-]+)="([^"]*)"/g)) {
       if (/^on/i.test(attr) || /href$/i.test(attr) || attr === 'src') refuse(`a ${attr} attribute`);
       if (/url\((?!#)/i.test(value)) refuse('an external url() reference');
     }

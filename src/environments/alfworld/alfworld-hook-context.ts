@@ -1,3 +1,4 @@
+import { isJsSpaceCode } from '../../python/text-scan.js';
 import { ALFWORLD_FAMILY_OF, type AlfworldTaskType } from './task-families.js';
 
 /** What the task text says is to be moved and where (protocol.md §4.3 `task.*`); empty when it cannot be read. */
@@ -24,9 +25,58 @@ export function parseAlfworldTask(taskType: AlfworldTaskType, goal: string): Alf
   return { task_type: ALFWORLD_FAMILY_OF[taskType], target_type: '', destination_type: '' };
 }
 
-/** "cabinet 6" → "cabinet". */
+/** "cabinet 6" → "cabinet": `name.replace(/\s+\d+$/, '')` as a scan from the end. */
 export function entityType(name: string): string {
-  return name.replace(/\s+\d+$/, '');
+  let digits = name.length;
+  while (digits > 0 && isDigitCode(name.charCodeAt(digits - 1))) digits--;
+  if (digits === name.length) return name;
+  let space = digits;
+  while (space > 0 && isJsSpaceCode(name.charCodeAt(space - 1))) space--;
+  return space === digits ? name : name.slice(0, space);
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/**
+ * `text.split(/,\s*(?:and\s+)?|\s+and\s+/)` as one forward scan. The regex retries `\s+and` at every
+ * position of a whitespace run that is not followed by `and`, which is quadratic in the run's length;
+ * here each run is measured once and skipped whole when no separator starts in it.
+ */
+export function splitListedItems(text: string): string[] {
+  const parts: string[] = [];
+  let pieceStart = 0;
+  let i = 0;
+  const skipSpace = (at: number): number => {
+    while (at < text.length && isJsSpaceCode(text.charCodeAt(at))) at++;
+    return at;
+  };
+  const andAt = (at: number): boolean => text.startsWith('and', at) && isJsSpaceCode(text.charCodeAt(at + 3));
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === 0x2c) {
+      let end = skipSpace(i + 1);
+      if (andAt(end)) end = skipSpace(end + 3);
+      parts.push(text.slice(pieceStart, i));
+      pieceStart = end;
+      i = end;
+    } else if (isJsSpaceCode(code)) {
+      const runEnd = skipSpace(i);
+      if (andAt(runEnd)) {
+        const end = skipSpace(runEnd + 3);
+        parts.push(text.slice(pieceStart, i));
+        pieceStart = end;
+        i = end;
+      } else {
+        i = runEnd;
+      }
+    } else {
+      i++;
+    }
+  }
+  parts.push(text.slice(pieceStart));
+  return parts;
 }
 
 const RECENT = 10;
@@ -123,8 +173,7 @@ export class AlfworldEpisodeState {
 
 /** "a cabinet 6, a cabinet 5, and a toaster 1" → ["cabinet 6", "cabinet 5", "toaster 1"]. */
 function listedEntities(text: string): string[] {
-  return text
-    .split(/,\s*(?:and\s+)?|\s+and\s+/)
+  return splitListedItems(text)
     .map((s) => s.trim().replace(/^(?:a|an|the|some)\s+/, ''))
     .filter((s) => /^\w+ \d+$/.test(s));
 }

@@ -41,7 +41,9 @@ export const pyReprFloat: (value: number) => string = pyFloatRepr;
 
 /** `str(Decimal(text))`: Python's to-scientific-string rule for a plain decimal numeral such as `-12.50`. */
 export function pyDecimalStr(text: string): string {
-  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text);
+  // `trim()` removes exactly `\s` from both ends, as the leading and trailing `\s*` of the original
+  // pattern did; inside them nothing is whitespace. Two `\s*` around optional parts backtrack quadratically.
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) return text;
   const sign = m[1] === '-' ? '-' : '';
   const frac = m[3] ?? '';

@@ -106,7 +106,7 @@ export function parsePricing(pricing: unknown): { pricing: number[]; priceTag: s
   const values: number[] = [];
   for (const piece of pricing.split('$').slice(1)) {
     const digits = piece.replace(/[^0-9.]/g, '');
-    if (!/^(\d+\.?\d*|\.\d+)$/.test(digits)) return { message: `pricing '${pricing}' has a piece that is not a number ('${digits}')` };
+    if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(digits)) return { message: `pricing '${pricing}' has a piece that is not a number ('${digits}')` };
     values.push(Number(digits));
   }
   if (values.length === 0) return { message: `pricing '${pricing}' has no '$' amount` };

@@ -1,6 +1,7 @@
 import { InternalError } from '../../episode/index.js';
 import { compareCodePoints } from '../../python/python-json-compact.js';
 import { createPythonRandom, type PythonRandom } from '../../python/python-random.js';
+import { trimBothOf } from '../../python/text-scan.js';
 import type { GoalOptions, WebShopProduct } from './clean-product.js';
 import type { GoalMode } from './load-catalogue.js';
 
@@ -178,7 +179,7 @@ function* cartesian(lists: readonly (readonly string[])[]): Generator<string[]> 
 
 /** Python `s.strip('.')`. */
 function stripDots(text: string): string {
-  return text.replace(/^\.+|\.+$/g, '');
+  return trimBothOf(text, '.');
 }
 
 export { compareCodePoints };

@@ -1,3 +1,4 @@
+import { isJsSpaceCode } from '../../python/text-scan.js';
 import { ConfigError } from '../../episode/index.js';
 import type { PyDict, PyValue } from '../../python/python-json.js';
 import { pyStrip } from '../../python/python-text.js';
@@ -64,13 +65,68 @@ export function productPricesSha256(prices: ReadonlyMap<string, number>): string
   return manifestSha256(new Map<string, PyValue>(prices));
 }
 
+const LABEL = /instruction:/gi;
+const SEP = /\[sep\]/iy;
+const NEXT_SEP = /\[sep\]/gi;
+
+function isSpace(text: string, at: number): boolean {
+  return isJsSpaceCode(text.charCodeAt(at));
+}
+
+/**
+ * The group of `/Instruction:\s*\[SEP\]\s*([^\n]+?)\s*\[SEP\]/i`, by scans. The regex is quadratic: the
+ * lazy group and the whitespace around it can trade a long run between them. Here, after the opening
+ * `[SEP]` and its whitespace, the group runs to the whitespace before the next `[SEP]` unless a line break
+ * comes first; failing that, when a `[SEP]` follows the whitespace directly, the regex backs into that
+ * whitespace and takes its last character that is not a line break.
+ */
+function primaryInstruction(text: string): string | undefined {
+  const sepAt = (at: number): boolean => {
+    SEP.lastIndex = at;
+    return SEP.test(text);
+  };
+  let nextSep = -1;
+  let sepSpace = -1;
+  let nextBreak = -1;
+  LABEL.lastIndex = 0;
+  for (let label = LABEL.exec(text); label !== null; label = LABEL.exec(text)) {
+    let open = label.index + label[0].length;
+    while (isSpace(text, open)) open++;
+    if (!sepAt(open)) continue;
+    const spaceStart = open + 5;
+    let start = spaceStart;
+    while (isSpace(text, start)) start++;
+    if (start < text.length && text.charCodeAt(start) !== 0x0a) {
+      if (nextSep !== -2 && nextSep < start + 1) {
+        NEXT_SEP.lastIndex = start + 1;
+        nextSep = NEXT_SEP.exec(text)?.index ?? -2;
+        // The whitespace before it starts after `start`, which is not whitespace.
+        sepSpace = nextSep;
+        while (sepSpace > 0 && isSpace(text, sepSpace - 1)) sepSpace--;
+      }
+      if (nextSep >= 0) {
+        const end = sepSpace;
+        if (nextBreak !== -2 && nextBreak < start) {
+          nextBreak = text.indexOf('\n', start);
+          if (nextBreak < 0) nextBreak = -2;
+        }
+        if (nextBreak === -2 || nextBreak >= end) return text.slice(start, end);
+      }
+    }
+    if (sepAt(start)) {
+      for (let at = start - 1; at >= spaceStart; at--) if (text.charCodeAt(at) !== 0x0a) return text[at];
+    }
+  }
+  return undefined;
+}
+
 /**
  * AgentBench's `_extract_instruction`: the text between `Instruction: [SEP]` and the next `[SEP]`
  * (case-insensitive), else the line after `Instruction:`, else the first 300 characters; stripped.
  */
 export function extractInstruction(observation: string): string {
-  const primary = /Instruction:\s*\[SEP\]\s*([^\n]+?)\s*\[SEP\]/i.exec(observation);
-  if (primary) return pyStrip(primary[1]!);
+  const primary = primaryInstruction(observation);
+  if (primary !== undefined) return pyStrip(primary);
   const fallback = /Instruction:\s*\n([\s\S]+?)(?:\n\n|\[|$)/.exec(observation);
   if (fallback) return pyStrip(fallback[1]!);
   return Array.from(observation).slice(0, 300).join('');

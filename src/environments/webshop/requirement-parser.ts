@@ -3,6 +3,7 @@
  * instruction is read from the first observation and reduced to the colour, size, material, other
  * required options ("specs"), the price budget and a coarse task type. Nothing here reads the goal.
  */
+import { isJsSpaceCode } from '../../python/text-scan.js';
 
 export interface WebShopRequirements {
   instruction: string;
@@ -51,7 +52,7 @@ export function extractInstructionText(observation: string): string {
 
 /** The budget: a number after "lower than", "less than", "under", "below" or "<" (optionally with `$`). */
 export function parsePriceMax(text: string): number | null {
-  const m = /(?:lower than|less than|under|below|<)\s*\$?\s*(\d+(?:,\d{3})*(?:\.\d+)?)/i.exec(text);
+  const m = /(?:lower than|less than|under|below|<)\s*(?:\$\s*)?(\d+(?:,\d{3})*(?:\.\d+)?)/i.exec(text);
   if (!m) return null;
   const value = Number(m[1]!.replace(/,/g, ''));
   return Number.isFinite(value) ? value : null;
@@ -74,12 +75,51 @@ function findWord(text: string, words: readonly string[]): string {
   return '';
 }
 
+function isWordCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+/** Length of the separator `/`, `&`, `,` or a whole word `and` at `at`, or 0. */
+function colorSeparator(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code === 0x2f || code === 0x26 || code === 0x2c) return 1;
+  const wordAround = (at > 0 && isWordCode(text.charCodeAt(at - 1))) || isWordCode(text.charCodeAt(at + 3));
+  return text.startsWith('and', at) && !wordAround ? 3 : 0;
+}
+
+/**
+ * The split of `color` on `\s*(?:\/|&|\band\b|,)\s*` as a forward scan: a whitespace run is measured once and
+ * skipped whole when no separator follows it (the regex retries it from every position).
+ */
+export function splitColorParts(color: string): string[] {
+  const space = (at: number): number => {
+    while (at < color.length && isJsSpaceCode(color.charCodeAt(at))) at++;
+    return at;
+  };
+  const parts: string[] = [];
+  let pieceStart = 0;
+  let i = 0;
+  while (i < color.length) {
+    const sepStart = isJsSpaceCode(color.charCodeAt(i)) ? space(i) : i;
+    const length = colorSeparator(color, sepStart);
+    if (length > 0) {
+      parts.push(color.slice(pieceStart, i));
+      pieceStart = space(sepStart + length);
+      i = pieceStart;
+    } else {
+      i = sepStart === i ? i + 1 : sepStart;
+    }
+  }
+  parts.push(color.slice(pieceStart));
+  return parts;
+}
+
 function colorAlternatives(color: string): string[] {
   if (color === '') return [];
   const alternatives = new Set<string>();
   if (color.includes('gray')) alternatives.add(color.replace(/gray/g, 'grey'));
   if (color.includes('grey')) alternatives.add(color.replace(/grey/g, 'gray'));
-  for (const part of color.split(/\s*(?:\/|&|\band\b|,)\s*/)) if (part && part !== color) alternatives.add(part);
+  for (const part of splitColorParts(color)) if (part && part !== color) alternatives.add(part);
   return [...alternatives];
 }
 
@@ -92,6 +132,7 @@ export function parseRequirements(text: string): WebShopRequirements {
   const instruction = text.includes('Instruction: [SEP]') ? extractInstructionText(text) : text.trim();
   const lower = instruction.toLowerCase();
   const explicit: Record<string, string> = {};
+  // eslint-disable-next-line regexp/no-super-linear-backtracking -- quadratic in whitespace inside a clause; still a regex
   for (const m of lower.matchAll(/([a-z][a-z ]{0,30}?):\s*([^,]+?)(?=,\s*and\b|,|\s+and price\b|$)/g)) {
     const name = (m[1]!.split(/\b(?:with|and|in|of|for)\b/).pop() ?? '').trim();
     const value = m[2]!.trim();

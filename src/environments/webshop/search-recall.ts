@@ -1,4 +1,5 @@
 import { pyCollapseWhitespace, pyLower } from '../../python/python-text.js';
+import { isJsSpaceCode, trimEndOf } from '../../python/text-scan.js';
 import type { WebShopCatalogue } from './load-catalogue.js';
 import type { WebShopSearch } from './search.js';
 
@@ -31,7 +32,7 @@ export function measureRecallAtK(search: WebShopSearch, queries: readonly Labell
 
 /** How instructions are compared across files: lower-cased, whitespace collapsed, trailing dots dropped. */
 export function normalizeInstruction(text: string): string {
-  return pyCollapseWhitespace(pyLower(text)).replace(/[.\s]+$/, '');
+  return trimEndOf(pyCollapseWhitespace(pyLower(text)), (code) => code === 0x2e || isJsSpaceCode(code));
 }
 
 /**

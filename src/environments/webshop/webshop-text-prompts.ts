@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import { ConfigError } from '../../episode/index.js';
+import { trimEndOf } from '../../python/text-scan.js';
 import { scanWebShopTextAction } from './text-action-scan.js';
 import { WEBSHOP_H3_TOOL_TEXT, WEBSHOP_TIPS_HEADER, webShopPromptsFile } from './webshop-prompts.js';
 
@@ -22,6 +23,8 @@ export const WEBSHOP_TEXT_ACTION_HINTS_HEADER = 'How to use the actions:';
  * `\n` only, so `[^\n]` is used here (JavaScript's `.` would also stop at `\r`, U+2028 and U+2029). Shown
  * in messages; replies are read with the linear scan of `text-action-scan.ts`, which matches the same way.
  */
+// Shown in messages only; scanWebShopTextAction is what runs on model text.
+// eslint-disable-next-line regexp/no-super-linear-backtracking
 export const WEBSHOP_TEXT_ACTION_PATTERN = /[Aa]ction: *\n* *((search|click)\[[^\n]+?\])/;
 
 export interface WebShopTextMessage {
@@ -96,7 +99,7 @@ export function buildWebShopTextUserPrompt(base: string, tips: readonly string[]
     blocks.push([`${WEBSHOP_TEXT_ACTION_HINTS_HEADER}\n${h3}`, ...hints].join('\n\n'));
   }
   if (blocks.length === 0) return base;
-  return `${base.replace(/\n+$/, '')}\n\n${blocks.join('\n\n')}\n`;
+  return `${trimEndOf(base, '\n')}\n\n${blocks.join('\n\n')}\n`;
 }
 
 /** One turn's user message: the template with the observation (as is, not quoted) and the actions dict. */

@@ -1,4 +1,5 @@
 import { processAlfworldAction } from '../../../environments/alfworld/alfworld-environment.js';
+import { entityType, splitListedItems } from '../../../environments/alfworld/alfworld-hook-context.js';
 import type { AlfworldGameRecord } from '../../../environments/alfworld/load-games.js';
 import { stripArrivalPrefix } from '../../../environments/alfworld/render-observation.js';
 import { ALFWORLD_FAMILY_OF } from '../../../environments/alfworld/task-families.js';
@@ -90,8 +91,7 @@ export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; set
     }
     const dest = finalPutAt >= 0 ? (/^move .+ to (.+)$/.exec(w[finalPutAt] ?? '')?.[1] ?? '') : '';
     const around = /you see (.*?)\.(?:\n|$)/.exec(initialObservation)?.[1] ?? '';
-    const receptacles = around
-      .split(/,\s*(?:and\s+)?|\s+and\s+/)
+    const receptacles = splitListedItems(around)
       .map((s) => s.trim().replace(/^(?:a|an)\s+/, ''))
       .filter((r) => /^\w+ \d+$/.test(r) && typeOf(r) !== typeOf(dest));
     const wrongReceptacle = receptacles.length > 0 ? (receptacles[simIndex(settings.seed, game.id, 'wrong_receptacle', receptacles.length)] ?? '') : '';
@@ -197,7 +197,7 @@ function problem(code: 'unknown_task' | 'bad_request', message: string): Alfworl
 }
 
 function typeOf(name: string): string {
-  return name.replace(/\s+\d+$/, '');
+  return entityType(name);
 }
 
 /** Whether the request offers tools (the FC protocol); v0.2 text requests have none. */

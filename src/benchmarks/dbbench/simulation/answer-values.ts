@@ -5,18 +5,20 @@
  * mistake is a real failure and never an accidental success.
  */
 
+import { trimBothOf } from '../../../python/text-scan.js';
+
 const NONE_WORDS = new Set(['none', 'null', 'nan', 'inf', '']);
 
 function asNumber(value: string): number | undefined {
   const text = value.trim();
-  if (text === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return undefined;
+  if (text === '' || !/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(text)) return undefined;
   const n = Number(text);
   return Number.isFinite(n) ? n : undefined;
 }
 
 /** The FC grader's normalisation of one value, roughly: quotes and spaces stripped, none-words to 0, % and commas dropped. */
 function fcNormalize(value: string): string {
-  let text = value.trim().replace(/^['"]+|['"]+$/g, '').trim();
+  let text = trimBothOf(value.trim(), `'"`).trim();
   if (NONE_WORDS.has(text.toLowerCase())) return '0';
   text = text.replace(/%$/, '').replace(/,/g, '').trim();
   return text;

@@ -3,6 +3,7 @@
  * reference of a statement, and finding the value literals of a gold INSERT/UPDATE whose case or format
  * can be spoiled. This is not a parser; it scans tokens well enough for the shipped DBBench statements.
  */
+import { trimEndOf } from '../../../python/text-scan.js';
 
 /** How the target writes the table name: correctly, or one of the unquoted mistakes. */
 export type TableRefStyle = 'backtick' | 'bare' | 'underscored';
@@ -147,7 +148,7 @@ export function spoilValue(value: string): { altered: string; how: ValueEditHow 
     const first = value.search(/[a-z]/);
     if (first >= 0) out.push({ altered: value.slice(0, first) + value.charAt(first).toUpperCase() + value.slice(first + 1), how: 'capitalize' });
   }
-  if (/^[+-]?\d+\.\d*0$/.test(value)) out.push({ altered: value.replace(/0+$/, '').replace(/\.$/, ''), how: 'trailing_zeros' });
+  if (/^[+-]?\d+\.\d*0$/.test(value)) out.push({ altered: trimEndOf(value, '0').replace(/\.$/, ''), how: 'trailing_zeros' });
   if (/^\d{1,3}(,\d{3})+$/.test(value)) out.push({ altered: value.replace(/,/g, ''), how: 'thousands' });
   return out;
 }

@@ -14,6 +14,7 @@ import {
   type ValueEdit,
 } from './sql-text.js';
 import type { IndexedDbBenchTask } from './task-index.js';
+import { trimBothOf } from '../../../python/text-scan.js';
 
 /**
  * What the simulated target intends for one task, fixed once per episode from keyed draws: which
@@ -171,7 +172,7 @@ function buildAnswerSelect(task: DbBenchTask): (ref: string) => string {
 function guessColumnName(columns: readonly string[]): string {
   const existing = new Set(columns.map((c) => c.toLowerCase()));
   const spaced = columns.find((c) => /\s/.test(c.trim()) && usableColumn(c));
-  let guess = spaced?.trim().replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') ?? '';
+  let guess = trimBothOf(spaced?.trim().replace(/[^A-Za-z0-9_]+/g, '_') ?? '', '_');
   if (guess === '' || existing.has(guess.toLowerCase())) guess = existing.has('name') ? 'id' : 'name';
   if (/^\d/.test(guess)) guess = `col_${guess}`;
   while (existing.has(guess.toLowerCase())) guess = `${guess}_id`;

@@ -1,4 +1,5 @@
 import type { EpisodeRecord } from '../../../episode/index.js';
+import { isJsLineTerminatorCode, isJsSpaceCode, lazyBetweenOnLine } from '../../../python/text-scan.js';
 
 /**
  * What the target saw and did in one DBBench episode, read only from `messages` and `steps` (never from
@@ -23,8 +24,28 @@ export type ObservedEvent =
 /** How a result text looked to the agent. */
 export type ResultKind = 'rows' | 'empty' | 'error_syntax' | 'error_unknown_column' | 'error_missing_table' | 'error_other';
 
-const TABLE_INFO_RE = /The name of this table is (.+?), and the headers of this table are (.*?)\.?\s*$/m;
-const QUESTION_RE = /^Question:\s*(.*)$/m;
+// `\s*` and `\S` cannot trade characters, so a failed line costs one pass (same matches as `\s*(.*)$`).
+const QUESTION_RE = /^Question:\s*(\S.*)?$/m;
+
+const TABLE_NAME = 'The name of this table is ';
+const TABLE_HEADERS = ', and the headers of this table are ';
+
+/**
+ * The two groups of `/The name of this table is (.+?), and the headers of this table are (.*?)\.?\s*$/m`,
+ * found by index scans: the name runs to the first headers phrase on its line, the headers to the end of
+ * that line less trailing whitespace and one final dot. The regex rescans the rest of the line from every
+ * position of a whitespace run and from every name phrase without a headers phrase, which is quadratic.
+ */
+export function tableInfo(text: string): { name: string; headers: string } | undefined {
+  const name = lazyBetweenOnLine(text, TABLE_NAME, TABLE_HEADERS, 1);
+  if (!name) return undefined;
+  const headersStart = name.end + TABLE_HEADERS.length;
+  let end = headersStart;
+  while (end < text.length && !isJsLineTerminatorCode(text.charCodeAt(end))) end++;
+  while (end > headersStart && isJsSpaceCode(text.charCodeAt(end - 1))) end--;
+  if (end > headersStart && text.charCodeAt(end - 1) === 0x2e) end--;
+  return { name: text.slice(name.start, name.end), headers: text.slice(headersStart, end) };
+}
 
 /** Classifies a tool reply the way a reader of MySQL output would. */
 export function classifyResult(text: string): ResultKind {
@@ -54,10 +75,10 @@ function answerList(value: unknown): string[] {
 export function observeEpisode(record: EpisodeRecord): ObservedEpisode {
   const firstUser = record.messages.find((m) => m.role === 'user');
   const text = firstUser?.content ?? '';
-  const info = TABLE_INFO_RE.exec(text);
+  const info = tableInfo(text);
   const question = QUESTION_RE.exec(text)?.[1]?.trim() ?? '';
-  const tableName = info?.[1]?.trim() ?? '';
-  const headers = (info?.[2] ?? '')
+  const tableName = info?.name.trim() ?? '';
+  const headers = (info?.headers ?? '')
     .split(',')
     .map((h) => h.trim())
     .filter((h) => h !== '');

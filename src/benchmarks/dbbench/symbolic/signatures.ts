@@ -1,5 +1,6 @@
 import { isInfraOutcome, type EpisodeRecord } from '../../../episode/index.js';
 import { normalizeSql } from '../../../environments/dbbench/episode-state.js';
+import { isJsLineTerminatorCode } from '../../../python/text-scan.js';
 import { isErrorKind, observeEpisode, type ObservedEpisode, type ObservedEvent } from './observe.js';
 
 /**
@@ -41,7 +42,7 @@ export function isSignatureId(value: string): value is SignatureId {
 const WRITE_RE = /^\s*(insert|update|delete|replace)\b/i;
 const READ_RE = /^\s*(select|with)\b/i;
 /** Question form: a question mark at the end, a wh-/imperative-question opening, or "how many/much". */
-const QUESTION_FORM_RE = /\?\s*["']?\s*$|^\s*(what|which|who|whom|whose|how|when|where|why|name|list|give|tell|count|find|show|i want|provide|return)\b|\bhow (many|much)\b/i;
+const QUESTION_FORM_RE = /\?\s*(?:["']\s*)?$|^\s*(what|which|who|whom|whose|how|when|where|why|name|list|give|tell|count|find|show|i want|provide|return)\b|\bhow (many|much)\b/i;
 const CHANGE_VERB_RE = /\b(insert|inserted|inserting|update|updated|updating|delete|deleted|deleting|remove|removed|alter|modify|modified)\b|^\s*(add|change|set|record|replace)\b/i;
 
 /**
@@ -79,9 +80,51 @@ function sqlEvents(ep: ObservedEpisode): Extract<ObservedEvent, { kind: 'sql' }>
   return ep.events.filter((e): e is Extract<ObservedEvent, { kind: 'sql' }> => e.kind === 'sql');
 }
 
-/** Quoted literals of a statement, e.g. `'Lilly King'` → `Lilly King`. */
-function quotedLiterals(sql: string): string[] {
-  return [...sql.matchAll(/'((?:[^'\\]|\\.|'')*)'/g)].map((m) => (m[1] ?? '').replace(/''/g, "'"));
+/**
+ * Quoted literals of a statement, e.g. `'Lilly King'` → `Lilly King`: the matches of
+ * `/'((?:[^'\\]|\\.|'')*)'/g` with `''` read as `'`, found by a forward scan (the regex is quadratic on
+ * an unclosed literal full of `\'`: it rescans the rest from every quote).
+ */
+export function quotedLiterals(sql: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let open = sql.indexOf("'"); open >= 0; open = sql.indexOf("'", from)) {
+    const close = literalEnd(sql, open);
+    if (close.kind === 'closed') {
+      out.push(sql.slice(open + 1, close.at).replace(/''/g, "'"));
+      from = close.at + 1;
+    } else {
+      // Every quote before the stop was read inside an escape, so a scan from it meets the same stop with
+      // no `''` on the way and fails the same way: the regex's retries there are skipped.
+      from = close.at;
+    }
+  }
+  return out;
+}
+
+/**
+ * Where the literal opened at `open` closes, as the regex decides: the items run greedily (`''` taken as a
+ * pair), a lone `'` closes; at a stop (`\\` before a line end or the end of the text, or the end itself) the
+ * regex backs off to the last `''` pair and closes on its first quote, else the start fails.
+ */
+function literalEnd(sql: string, open: number): { kind: 'closed' | 'failed'; at: number } {
+  let lastPair = -1;
+  let i = open + 1;
+  for (;;) {
+    if (i >= sql.length) break;
+    const code = sql.charCodeAt(i);
+    if (code === 0x27) {
+      if (sql.charCodeAt(i + 1) !== 0x27) return { kind: 'closed', at: i };
+      lastPair = i;
+      i += 2;
+    } else if (code === 0x5c) {
+      if (i + 1 >= sql.length || isJsLineTerminatorCode(sql.charCodeAt(i + 1))) break;
+      i += 2;
+    } else {
+      i++;
+    }
+  }
+  return lastPair >= 0 ? { kind: 'closed', at: lastPair } : { kind: 'failed', at: i };
 }
 
 function canonicalNumber(text: string): string {

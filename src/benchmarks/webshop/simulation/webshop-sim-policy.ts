@@ -7,6 +7,7 @@ import { WEBSHOP_TEXT_ACTION_HINTS_HEADER } from '../../../environments/webshop/
 import { simChance, simHash } from '../../dbbench/simulation/sim-rng.js';
 import { readWireRequest, type ReadMessage } from '../../dbbench/simulation/wire-messages.js';
 import { faultsNamedByHint, WEBSHOP_FAULTS, type WebShopFault, type WebShopSimSettings } from './fault-profile.js';
+import { isJsSpaceCode, lastLineTerminator } from '../../../python/text-scan.js';
 
 /** Why the target acted as it did (for tests and logs). */
 export type WebShopSimTag =
@@ -146,8 +147,8 @@ function buildPlan(engine: WebShopEngine, index: number): GoalPlan {
 /** The goal's words: the instruction without its lead-in, option clauses and price clause. */
 export function goalWords(instruction: string): string {
   let text = instruction.toLowerCase();
-  text = text.replace(/,?\s*and price lower than.*$/, '');
-  text = text.replace(/\s+with\s+[a-z ]+:\s.*$/, '');
+  text = withoutPriceClause(text);
+  text = withoutOptionClause(text);
   text = text.replace(/^(?:find me|i need|i want|i am looking for|i'm looking for|looking for|get me|buy me|show me)\s+/, '');
   return text.replace(/,/g, '').replace(/\s+/g, ' ').trim();
 }
@@ -296,4 +297,52 @@ function decideOnPage(plan: GoalPlan, page: Page, memory: Memory, active: (fault
     case 'other':
       return { kind: 'text', content: 'I have finished shopping.', tag: 'done_text', taskKey };
   }
+}
+
+const PRICE_CLAUSE = 'and price lower than';
+
+/**
+ * `text.replace(/,?\s*and price lower than.*$/, '')` by scans: cut before the first clause after which no
+ * line ends, with the whitespace and one comma before it (the regex measures each whitespace run again
+ * from every position in it).
+ */
+export function withoutPriceClause(text: string): string {
+  const at = text.indexOf(PRICE_CLAUSE, lastLineTerminator(text) + 1);
+  if (at < 0) return text;
+  let start = at;
+  while (start > 0 && isJsSpaceCode(text.charCodeAt(start - 1))) start--;
+  if (start > 0 && text.charCodeAt(start - 1) === 0x2c) start--;
+  return text.slice(0, start);
+}
+
+function isLowerOrSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x61 && code <= 0x7a);
+}
+
+/**
+ * `text.replace(/\s+with\s+[a-z ]+:\s.*$/, '')` by scans. After `with` and its whitespace the name can
+ * only start in the run of spaces that ends that whitespace (any other whitespace is not in `[a-z ]`),
+ * so each `with` is decided once; the end of the `[a-z ]` run is remembered across them.
+ */
+export function withoutOptionClause(text: string): string {
+  const lastBreak = lastLineTerminator(text);
+  let nameEnd = -1;
+  for (let w = text.indexOf('with', 1); w >= 0; w = text.indexOf('with', w + 1)) {
+    if (!isJsSpaceCode(text.charCodeAt(w - 1)) || !isJsSpaceCode(text.charCodeAt(w + 4))) continue;
+    const after = w + 4;
+    let runEnd = after;
+    while (runEnd < text.length && isJsSpaceCode(text.charCodeAt(runEnd))) runEnd++;
+    let spaces = runEnd;
+    while (spaces > after + 1 && text.charCodeAt(spaces - 1) === 0x20) spaces--;
+    if (nameEnd < spaces) {
+      nameEnd = spaces;
+      while (nameEnd < text.length && isLowerOrSpace(text.charCodeAt(nameEnd))) nameEnd++;
+    }
+    const valid = nameEnd > spaces && text.charCodeAt(nameEnd) === 0x3a && isJsSpaceCode(text.charCodeAt(nameEnd + 1)) && lastBreak < nameEnd + 2;
+    if (!valid) continue;
+    let start = w;
+    while (start > 0 && isJsSpaceCode(text.charCodeAt(start - 1))) start--;
+    return text.slice(0, start);
+  }
+  return text;
 }

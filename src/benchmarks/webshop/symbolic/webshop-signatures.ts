@@ -1,5 +1,6 @@
 import type { EpisodeRecord } from '../../../episode/index.js';
 import { countTextOnlyTurns } from '../../../engineer/symbolic/bench-tally.js';
+import { isJsLineTerminatorCode, lazyBetweenOnLine } from '../../../python/text-scan.js';
 
 /**
  * WebShop failure signatures, read only from what the target saw and did: the instruction and pages in
@@ -41,13 +42,82 @@ function firstArgument(args: string): string {
   return '';
 }
 
-/** The observation and clickables inside an observation message, or undefined for any other message. */
-function pageOf(content: string): { page: string; clickables: string[] } | undefined {
-  const m = /(?:^|\n)(?:The initial observation:|Observation:)\n([\s\S]*?)\n\nAvailable Actions:\n([\s\S]*)$/.exec(content);
-  if (!m) return undefined;
-  const list = /'clickables': \[([\s\S]*)\]/.exec(m[2] ?? '')?.[1] ?? '';
-  const clickables = [...list.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((x) => (x[1] ?? x[2] ?? '').toLowerCase());
-  return { page: m[1] ?? '', clickables };
+const PAGE_HEADERS = ['The initial observation:\n', 'Observation:\n'];
+const ACTIONS = '\n\nAvailable Actions:\n';
+const CLICKABLES = "'clickables': [";
+
+/**
+ * The observation and clickables inside an observation message, or undefined for any other message.
+ * Index scans with the results of `/(?:^|\n)(?:The initial observation:|Observation:)\n([\s\S]*?)\n\n
+ * Available Actions:\n([\s\S]*)$/` and `/'clickables': \[([\s\S]*)\]/`: as regexes they rescan the rest
+ * of the message from every header that finds no actions line and every list that finds no `]`.
+ */
+export function pageOf(content: string): { page: string; clickables: string[] } | undefined {
+  // The leftmost header start wins (at most one header fits a start); a later one would find no actions
+  // line either, since the first one's search covers it.
+  let best: { start: number; body: number } | undefined;
+  for (const header of PAGE_HEADERS) {
+    const found = content.startsWith(header) ? { start: 0, body: header.length } : lineHeader(content, header);
+    if (found && (best === undefined || found.start < best.start)) best = found;
+  }
+  if (best === undefined) return undefined;
+  const actions = content.indexOf(ACTIONS, best.body);
+  if (actions < 0) return undefined;
+  const rest = content.slice(actions + ACTIONS.length);
+  const listAt = rest.indexOf(CLICKABLES);
+  const listEnd = rest.lastIndexOf(']');
+  const list = listAt >= 0 && listEnd >= listAt + CLICKABLES.length ? rest.slice(listAt + CLICKABLES.length, listEnd) : '';
+  return { page: content.slice(best.body, actions), clickables: quotedItems(list).map((x) => x.toLowerCase()) };
+}
+
+function lineHeader(content: string, header: string): { start: number; body: number } | undefined {
+  const at = content.indexOf(`\n${header}`);
+  return at < 0 ? undefined : { start: at, body: at + 1 + header.length };
+}
+
+/**
+ * The contents of the matches of `/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g`, by a forward scan. A quote
+ * whose item never closes makes the regex rescan from every later quote of its kind; here a failed scan's
+ * stop is remembered per kind (every such quote before it was read as an escape and would stop there too).
+ */
+export function quotedItems(text: string): string[] {
+  const out: string[] = [];
+  const stops = new Map<number, number>([
+    [0x27, -1],
+    [0x22, -1],
+  ]);
+  let p = 0;
+  while (p < text.length) {
+    const quote = text.charCodeAt(p);
+    const stop = stops.get(quote);
+    if (stop === undefined || p < stop) {
+      p++;
+      continue;
+    }
+    let j = p + 1;
+    let closed = false;
+    while (j < text.length) {
+      const code = text.charCodeAt(j);
+      if (code === quote) {
+        closed = true;
+        break;
+      }
+      if (code === 0x5c) {
+        if (j + 1 >= text.length || isJsLineTerminatorCode(text.charCodeAt(j + 1))) break;
+        j += 2;
+      } else {
+        j++;
+      }
+    }
+    if (closed) {
+      out.push(text.slice(p + 1, j));
+      p = j + 1;
+    } else {
+      stops.set(quote, j);
+      p++;
+    }
+  }
+  return out;
 }
 
 export function observeWebShop(record: EpisodeRecord): { instruction: string; events: WebShopEvent[] } {
@@ -58,7 +128,7 @@ export function observeWebShop(record: EpisodeRecord): { instruction: string; ev
     if (m.role === 'user' || m.role === 'tool') {
       const seen = pageOf(m.content);
       if (seen && !seen.page.startsWith('You must call a tool')) current = seen;
-      if (instruction === '' && seen) instruction = /Instruction: \[SEP\] (.*?) \[SEP\]/.exec(seen.page)?.[1] ?? '';
+      if (instruction === '' && seen) instruction = instructionOf(seen.page);
     } else if (m.role === 'assistant') {
       const call = m.toolCalls?.[0];
       if (call) events.push({ tool: call.name, value: firstArgument(call.arguments).trim().toLowerCase(), page: current.page, clickables: current.clickables });
@@ -67,9 +137,15 @@ export function observeWebShop(record: EpisodeRecord): { instruction: string; ev
   return { instruction, events };
 }
 
+/** The group of `/Instruction: \[SEP\] (.*?) \[SEP\]/` on a page, or ''. */
+export function instructionOf(page: string): string {
+  const at = lazyBetweenOnLine(page, 'Instruction: [SEP] ', ' [SEP]');
+  return at ? page.slice(at.start, at.end) : '';
+}
+
 /** The price limit an instruction states ("price lower than 30.00 dollars"), or undefined. */
 export function priceLimit(instruction: string): number | undefined {
-  const m = /(?:lower than|less than|under|below|<)\s*\$?\s*(\d+(?:\.\d+)?)/i.exec(instruction);
+  const m = /(?:lower than|less than|under|below|<)\s*(?:\$\s*)?(\d+(?:\.\d+)?)/i.exec(instruction);
   return m ? Number(m[1]) : undefined;
 }
 

@@ -1,4 +1,5 @@
 import { ConfigError } from '../../../episode/index.js';
+import { splitOnSpacedWord } from '../../../python/text-scan.js';
 import { atom, conjunction, type Formula } from '../pddl/formula.js';
 import type { VariableTypes } from '../pddl/solve.js';
 
@@ -75,7 +76,7 @@ function parseConditional(body: string, where: string): { expression: CsgExpress
 
 /** `a.name`, `o.indefinite + ' ' + o.name`, `r.name or r.id`: the expressions the grammars use. */
 function parseEval(source: string, where: string): EvalTerm[][] {
-  return source.split(/\s+or\s+/).map((alternative) =>
+  return splitOnSpacedWord(source, 'or').map((alternative) =>
     alternative.split('+').map((raw): EvalTerm => {
       const term = raw.trim();
       const quoted = /^'([^']*)'$/.exec(term) ?? /^"([^"]*)"$/.exec(term);

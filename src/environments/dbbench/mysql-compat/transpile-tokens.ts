@@ -1,4 +1,5 @@
 import { quoteIdent, quoteString } from './sql-quote.js';
+import { isJsLineTerminatorCode, isJsSpaceCode } from '../../../python/text-scan.js';
 import type { Token } from './tokenize.js';
 
 /**
@@ -66,6 +67,41 @@ export function transpileTokens(tokens: readonly Token[]): string {
   let sql = out.join('');
   const first = list[0]?.upper;
   if (first === 'TRUNCATE') sql = sql.replace(/^TRUNCATE\s+(?:TABLE\s+)?/i, 'DELETE FROM ');
-  if (first === 'RENAME') sql = sql.replace(/^RENAME\s+TABLE\s+(.+?)\s+TO\s+/i, 'ALTER TABLE $1 RENAME TO ');
+  if (first === 'RENAME') sql = renameAsAlter(sql);
+  return sql;
+}
+
+/**
+ * `sql.replace(/^RENAME\s+TABLE\s+(.+?)\s+TO\s+/i, 'ALTER TABLE $1 RENAME TO ')` as a forward scan. The
+ * lazy name ends at the first whitespace run followed by `TO` and whitespace, within its line; the regex
+ * measures every whitespace run again from each of its positions, which is quadratic in a long run.
+ */
+export function renameAsAlter(sql: string): string {
+  const space = (at: number): number => {
+    while (at < sql.length && isJsSpaceCode(sql.charCodeAt(at))) at++;
+    return at;
+  };
+  let at = 'RENAME'.length;
+  if (!/^RENAME/i.test(sql) || !isJsSpaceCode(sql.charCodeAt(at))) return sql;
+  at = space(at);
+  if (!/^TABLE$/i.test(sql.slice(at, at + 5)) || !isJsSpaceCode(sql.charCodeAt(at + 5))) return sql;
+  const nameStart = space(at + 5);
+  // The name takes at least one character; the greedy whitespace before it leaves it a non-space first.
+  if (nameStart >= sql.length) return sql;
+  let i = nameStart + 1;
+  while (i < sql.length) {
+    const code = sql.charCodeAt(i);
+    if (isJsSpaceCode(code)) {
+      const runEnd = space(i);
+      if (/^TO$/i.test(sql.slice(runEnd, runEnd + 2)) && isJsSpaceCode(sql.charCodeAt(runEnd + 2))) {
+        return `ALTER TABLE ${sql.slice(nameStart, i)} RENAME TO ${sql.slice(space(runEnd + 2))}`;
+      }
+      // A line end inside the run ends the name's line: no later `TO` can close it.
+      for (let k = i; k < runEnd; k++) if (isJsLineTerminatorCode(sql.charCodeAt(k))) return sql;
+      i = runEnd;
+    } else {
+      i++;
+    }
+  }
   return sql;
 }

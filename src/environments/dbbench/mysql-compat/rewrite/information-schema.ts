@@ -1,7 +1,17 @@
 import type { Catalog } from '../catalog.js';
 import { quoteIdent, quoteString } from '../sql-quote.js';
 import { INT, STRING } from '../sql-types.js';
+import { lastLineTerminator } from '../../../../python/text-scan.js';
 import type { OutColumn } from './scope.js';
+
+/**
+ * `type.replace(/\(.*$/, '')`: cut at the first `(` after which no line ends (the regex tries every `(` and
+ * runs to the end from each).
+ */
+export function beforeParenthesis(type: string): string {
+  const at = type.indexOf('(', lastLineTerminator(type) + 1);
+  return at < 0 ? type : type.slice(0, at);
+}
 
 /** information_schema.TABLES / COLUMNS / SCHEMATA for the episode database, as inline SELECTs. */
 export function informationSchema(name: string, catalog: Catalog): { sql: string; columns: OutColumn[] } | null {
@@ -28,7 +38,7 @@ export function informationSchema(name: string, catalog: Catalog): { sql: string
       const rows = tables.flatMap((t) =>
         t.columns.map((c, k) => {
           const columnType = (c.declared || 'text').toLowerCase();
-          const dataType = columnType.replace(/\(.*$/, '').trim();
+          const dataType = beforeParenthesis(columnType).trim();
           const textual = /char|text/.test(dataType);
           return [
             'def', catalog.database, t.name, c.name, k + 1, c.defaultValue, c.notNull ? 'NO' : 'YES', dataType,

@@ -154,7 +154,7 @@ export function format(x: SqlValue, digits: SqlValue): string | null {
   const text = decimalText(v, Math.max(0, Math.min(30, d)));
   const [intPart, frac] = text.split('.') as [string, string | undefined];
   const negative = intPart.startsWith('-');
-  const grouped = intPart.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const grouped = groupThousands(intPart.replace('-', ''));
   return `${negative ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
 }
 
@@ -179,4 +179,37 @@ export function insertString(x: SqlValue, pos: SqlValue, len: SqlValue, with_: S
   const list = chars(s);
   if (p < 1 || p > list.length) return s;
   return list.slice(0, p - 1).join('') + w + list.slice(p - 1 + Math.max(0, l)).join('');
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+function isWordCode(code: number): boolean {
+  return isDigitCode(code) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+/**
+ * `text.replace(/\B(?=(\d{3})+(?!\d))/g, ',')` as one scan: a comma before every third digit from the
+ * end of each digit run (the lookahead rescans the rest of the run from every position).
+ */
+export function groupThousands(text: string): string {
+  const out: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (!isDigitCode(text.charCodeAt(i))) {
+      out.push(text[i]!);
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < text.length && isDigitCode(text.charCodeAt(end))) end++;
+    for (let at = i; at < end; at++) {
+      const rest = end - at;
+      if (rest >= 3 && rest % 3 === 0 && at > 0 && isWordCode(text.charCodeAt(at - 1))) out.push(',');
+      out.push(text[at]!);
+    }
+    i = end;
+  }
+  return out.join('');
 }
