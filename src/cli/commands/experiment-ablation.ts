@@ -60,7 +60,7 @@ export async function ablationCommand(ctx: CliContext, received: Record<string, 
     const artifact = await runAblationExperiment({ repeats, taskIndices: setup.taskIndices, patch, patchSource: label, settings: { ...setup.settings, resamples: o.resamples }, bootstrap: { resamples: o.resamples } });
     const files = { runDir: root, summary: path.join(root, 'ablation.json') };
     if (o.json) out.write(`${JSON.stringify({ ...files, ...artifact }, null, 2)}\n`);
-    else out.write(`${renderAblationTable(artifact)}\nrun directory: ${root}\n`);
+    else out.write(`${renderAblationTable(artifact, { success: setup.definition.paperColumns?.success ?? `${setup.definition.title} Succ.`, score: setup.definition.paperColumns?.score ?? `${setup.definition.title} Score` })}\nrun directory: ${root}\n`);
     return EXIT_OK;
   } finally {
     await setup.close();

@@ -58,7 +58,7 @@ export async function exportRlCommand(ctx: CliContext, received: Record<string, 
   if (manifest.benchmark !== definition.name) throw new ConfigError({ message: `--splits ${o.splits} is a ${manifest.benchmark} manifest, not ${definition.name}.`, field: 'splits' });
   const manifestSha256 = createHash('sha256').update(serializeSplitManifest(manifest)).digest('hex');
   const partition = o.split as PartitionName;
-  const located = locateSplitTasks(manifest, manifest.partitions[partition].tasks, dataDir);
+  const located = locateSplitTasks(definition, manifest.partitions[partition].tasks, dataDir);
   const options = benchmarkOptions(ctx.registry, definition, { ...located.options, ...benchReceived });
   const choice = { definition, dataDir, split: located.split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
   const opened = await openBenchmark(choice);
