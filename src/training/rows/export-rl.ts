@@ -68,7 +68,7 @@ export interface ExportRlSummary {
   mixed: { rows: number; groups: number; repeated: number; byBenchmark: Record<string, number>; files: { file: string; rows: number; bytes: number; sha256: string }[] };
 }
 
-/** Consecutive batches of located tasks; WebShop's manifest batches (`[start, end)` goal ranges) when the size is the manifest's. */
+/** Consecutive batches of located tasks; the manifest's own batches (`[start, end)` task ranges) when the size is the manifest's. */
 export function batchLocatedTasks(manifest: SplitManifest, partition: PartitionName, tasks: readonly LocatedTask[], size: number): LocatedTask[][] {
   const ranges = manifest.partitions[partition].batches;
   if (ranges && size === manifest.batchSize) {
