@@ -30,24 +30,25 @@ export const MODULES: Module[] = [
   {
     // The reward decision and everything pure around it, with pure tests (a few minutes).
     name: 'evaluation/improve: reward decision', decidesReward: true,
-    mutate: ['src/evaluation/improve/*.ts', '!src/evaluation/improve/improve-batch.ts', '!src/evaluation/improve/improve-run.ts', '!src/evaluation/improve/artifact-files.ts', '!src/evaluation/improve/*.test.ts', '!src/evaluation/improve/*.fixture.ts'],
+    mutate: ['src/evaluation/improve/*.ts', '!src/evaluation/improve/improve-batch.ts', '!src/evaluation/improve/improve-run.ts', '!src/evaluation/improve/judge-proposal.ts', '!src/evaluation/improve/play-baseline.ts', '!src/evaluation/improve/*.test.ts', '!src/evaluation/improve/*.fixture.ts'],
     tests: ['src/evaluation/improve/decide-reward.test.ts', 'src/evaluation/improve/batch-reward.test.ts', 'src/evaluation/improve/summarize-improve.test.ts'],
   },
   // The pipeline around it, in three parts so that each run is saved on its own: their tests play real
   // episodes in the Python sandbox (seconds per mutant).
   {
     name: 'evaluation/improve: improveBatch', decidesReward: true,
-    mutate: ['src/evaluation/improve/improve-batch.ts:60-162', 'src/run-dir/artifact-file.ts'],
+    // improveBatch and the reward path it shares with sample-group (judgeProposal: validate, rerun, decide).
+    mutate: ['src/evaluation/improve/improve-batch.ts:33-98', 'src/evaluation/improve/judge-proposal.ts:91-144', 'src/run-dir/artifact-file.ts'],
     tests: ['src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {
     name: 'evaluation/improve: rerun', decidesReward: true,
-    mutate: ['src/evaluation/improve/improve-batch.ts:164-200'],
+    mutate: ['src/evaluation/improve/judge-proposal.ts:146-187'],
     tests: ['src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {
     name: 'evaluation/improve: improveRun', decidesReward: true,
-    mutate: ['src/evaluation/improve/improve-run.ts'],
+    mutate: ['src/evaluation/improve/improve-run.ts', 'src/evaluation/improve/play-baseline.ts'],
     tests: ['src/evaluation/improve/improve-run.test.ts'],
   },
   {

@@ -36,7 +36,7 @@ export interface OpenRequest<O> {
   maxRounds?: number;
   /** The benchmark's own options, validated by its schema. */
   options: O;
-  /** An installed patch, for benchmarks that honour legacy actions at install (DBBench skills and tool hints). */
+  /** An installed patch, for benchmarks that honour legacy actions at install (e.g. skills and tool hints). */
   patch?: HarnessPatch;
   /** Episodes the command plays at once, so engines can be started that many up front. Never changes results. */
   concurrency?: number;
@@ -76,7 +76,7 @@ export interface BenchmarkEvaluation {
   /** Only code hooks are accepted (the runtime executes no legacy DSL action). */
   readonly codeHookOnly: boolean;
   /**
-   * Baseline and rerun must have played the same task identities (WebShop's manifest, protocol.md §6.5);
+   * Baseline and rerun must have played the same task identities (a task manifest, protocol.md §6.5);
    * throws when they did not, so a mismatch is never scored.
    */
   checkRerun?(baseline: readonly EpisodeRecord[], rerun: readonly EpisodeRecord[]): void;
@@ -86,15 +86,20 @@ export interface BenchmarkEvaluation {
 export interface BenchmarkDemo {
   /** The task range the demo plays, e.g. `0:60`. */
   readonly tasks: string;
-  /** What data it plays, e.g. `the real DBBench dev split (embedded SQLite)`. */
+  /** What data it plays, e.g. `the real dev split (embedded SQLite)`. */
   readonly data: string;
 }
 
 export interface BenchmarkDefinition<O extends Record<string, unknown> = Record<string, unknown>> {
   /** The registry key; recorded in every record (`task.bench`) and patch (`benchmark`). Lower case. */
   readonly name: string;
-  /** How messages name it, e.g. `DBBench`. */
+  /** How messages name it: its display title. */
   readonly title: string;
+  /**
+   * The headings of its columns in the paper's tables (Table 1, Table 13.1): the success column and, for a
+   * shaped reward, the score column. Default `<title> Succ.` and `<title> Score`.
+   */
+  readonly paperColumns?: { readonly success: string; readonly score?: string };
   /** One line for `--help`. */
   readonly summary: string;
   /** The protocols it plays; the first is the default. */
@@ -105,7 +110,7 @@ export interface BenchmarkDefinition<O extends Record<string, unknown> = Record<
   /** Default rounds per episode, per protocol, for `--help`. */
   readonly defaultRounds: Readonly<Record<string, number>>;
   /**
-   * The key of the option that names a task file played instead of a split (DBBench `data`, ALFWorld
+   * The key of the option that names a task file played instead of a split (e.g. `data` or
    * `games`): the run's split is then `file:<name>`, and the simulated target learns the file's tasks.
    */
   readonly taskFileOption?: string;

@@ -25,6 +25,8 @@ export interface ImproveIdentity {
   revise: boolean;
   /** The benchmark's identity of its environment (backend, grading, round cap, task file and its hash…). */
   options: Record<string, unknown>;
+  /** Lifecycle positions whose hooks reruns do not call (`--disable-hooks`); absent when none. */
+  disabledHooks?: readonly string[];
 }
 
 function flatten(identity: ImproveIdentity): Record<string, unknown> {

@@ -18,3 +18,5 @@ export type { WrittenFile } from './write-splits.js';
 export { HELD_OUT_PARTITIONS, PARTITIONS, SPLIT_BATCH_SIZE, TRAINING_PARTITIONS } from './partitions.js';
 export type { PaperCount, PaperCountBasis, PaperCounts, PaperSplits, PartitionName, SplitBuildOptions, SplitFile } from './partitions.js';
 export { canonicalSha256, fileSha256 } from './task-hash.js';
+export { locateByPrefix } from './locate.js';
+export type { LocatedSplit, LocatedTask } from './locate.js';

@@ -3,7 +3,8 @@
  * size, how a paper count is stated, and the contract a benchmark definition fills in (`paperSplits`).
  * The seeds, counts and procedures are each benchmark's own (`src/benchmarks/<name>/paper-splits.ts`).
  */
-import type { SplitManifest } from './split-manifest.js';
+import type { LocatedSplit } from './locate.js';
+import type { SplitManifest, SplitTask } from './split-manifest.js';
 
 /** The four partitions, in the order they are written. Held-out ones never reach training data. */
 export const PARTITIONS = ['test', 'validation', 'sft_train', 'rl_train'] as const;
@@ -50,4 +51,9 @@ export interface PaperSplits {
   files?(manifest: SplitManifest): SplitFile[];
   /** What `files` writes, for `--help` (e.g. `AgentBench split files`). */
   readonly filesHelp?: string;
+  /**
+   * Where the manifest's tasks are played: a manifest names tasks by identity, an environment by split and
+   * index. Tasks the shipped data cannot play are returned apart, never dropped silently. Exporters need it.
+   */
+  locate?(tasks: readonly SplitTask[], dataDir: string): LocatedSplit;
 }

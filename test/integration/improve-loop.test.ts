@@ -163,7 +163,9 @@ describe('harness-r1 improve (real CLI, simulated target, real sandbox)', () => 
     const dir = path.join(root, 'symbolic');
     const r = await runCli(['improve', '--bench', 'dbbench', '--tasks', '0:20', '--target', 'sim:dbbench?seed=9', '--engineer', 'symbolic', '--run-dir', dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Cannot resume/);
+    // The run's identity (improve.json) is checked first and names each setting that differs.
+    expect(r.stderr).toMatch(/Cannot continue .*different settings/);
+    expect(r.stderr).toMatch(/target: ".*" → "sim:dbbench\?seed=9"/);
   });
 });
 

@@ -157,7 +157,7 @@ describe('task files and splits (real CLI)', () => {
     writeFileSync(other, readFileSync(ownTasks, 'utf8').split('\n').reverse().join('\n'));
     const improve = await runCli(['improve', '--bench', 'dbbench', '--data', other, '--tasks', '0:3', '--target', 'sim:dbbench?seed=1', '--run-dir', dir]);
     expect(improve.code).toBe(2);
-    expect(improve.stderr).toMatch(/Cannot resume .*baseline.*split: "file:dbbench-own-tasks\.jsonl" → "file:other-tasks\.jsonl".*options\.dataFile/);
+    expect(improve.stderr).toMatch(/Cannot continue .*different settings:[\s\S]*split: "file:dbbench-own-tasks\.jsonl" → "file:other-tasks\.jsonl"[\s\S]*options\.dataFile/);
 
     const games = path.join(root, 'demo-games.jsonl');
     const shippedUnseen = readFileSync(path.join(shared, 'alfworld', 'games', 'valid_unseen.jsonl'), 'utf8').split('\n').filter((l) => l !== '');

@@ -29,6 +29,7 @@ const SIM_PARAMS = ['seed', 'faults', 'comply'] as const;
 export const alfworld = defineBenchmark<z.infer<typeof options>>({
   name: 'alfworld',
   title: 'ALFWorld',
+  paperColumns: { success: 'ALFWorld All' },
   summary: 'household tasks in a text world (AgentBench ALFWorld), function calling or the v0.2 text protocol',
   protocols: ['fc', 'v0.2'],
   splits: Object.keys(ALFWORLD_SPLITS),

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { ConfigError } from '../../episode/index.js';
 import { alfworldGameFilePaths, loadAlfworldGames, loadAlfworldGamesFile, type AlfworldGameRecord } from '../../environments/alfworld/load-games.js';
-import { alfworldSplitPath, readSplitEntries, type AlfworldSplitEntry } from '../../environments/alfworld/splits.js';
+import { alfworldSplitPath, loadAlfworldSplitGames, readSplitEntries, type AlfworldSplitEntry } from '../../environments/alfworld/splits.js';
 import type { PyValue } from '../../python/python-json.js';
 import { createPythonRandom, type PythonRandom } from '../../python/python-random.js';
 import {
@@ -14,7 +14,10 @@ import {
   PARTITIONS,
   SPLIT_BATCH_SIZE,
   type PaperCounts,
+  type LocatedSplit,
+  type LocatedTask,
   type PaperSplits,
+  type SplitTask,
   type PartitionName,
   type SourceFile,
   type SplitFile,
@@ -67,7 +70,22 @@ export const alfworldPaperSplits: PaperSplits = {
   build: (options) => buildAlfworldSplits(options),
   files: alfworldSplitFiles,
   filesHelp: 'AgentBench split files',
+  locate: (tasks, dataDir) => locateAlfworldGames(tasks, dataDir),
 };
+
+/** Manifest games by their position among the shipped train_valid games; games not shipped are returned apart. */
+function locateAlfworldGames(tasks: readonly SplitTask[], dataDir: string): LocatedSplit {
+  const games = loadAlfworldSplitGames(dataDir, 'train_valid');
+  const position = new Map(games.available.map((a, i) => [a.entry.id, i]));
+  const located: LocatedTask[] = [];
+  const unplayable: LocatedSplit['unplayable'] = [];
+  for (const task of tasks) {
+    const index = position.get(task.id);
+    if (index === undefined) unplayable.push({ id: task.id, reason: 'game not shipped with the data' });
+    else located.push({ ...task, index });
+  }
+  return { split: 'train_valid', options: {}, tasks: located, unplayable };
+}
 
 export interface AlfworldSplitOptions {
   /** The benchmark data folder (holding `alfworld/`). */

@@ -32,6 +32,7 @@ const options = z.object({
 export const dbbench = defineBenchmark<z.infer<typeof options>>({
   name: 'dbbench',
   title: 'DBBench',
+  paperColumns: { success: 'DBBench Succ.' },
   summary: 'SQL question answering and table edits over real tables (AgentBench DBBench)',
   protocols: ['fc'],
   splits: ['dev', 'standard', 'standard.v0.2'],

@@ -10,6 +10,7 @@ import {
   compareWithPaper,
   fileSha256,
   formatCount,
+  locateByPrefix,
   SPLIT_BATCH_SIZE,
   type ExcludedTask,
   type PaperCounts,
@@ -49,6 +50,8 @@ export const DBBENCH_PAPER_COUNTS: PaperCounts = {
 export const dbbenchPaperSplits: PaperSplits = {
   poolHelp: 'a task .jsonl (db_out_new.jsonl)',
   build: (options) => buildDbBenchSplits(options),
+  // `dev:7`, `standard:120`: the shipped splits; tasks of a --pool file are played with --data instead.
+  locate: (tasks) => locateByPrefix(tasks, (prefix) => (prefix === 'dev' || prefix === 'standard' ? { split: prefix, options: {} } : undefined), 'a --pool task file is not a shipped split (play it with --data)'),
 };
 
 export interface DbBenchSplitOptions {

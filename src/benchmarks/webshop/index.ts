@@ -32,6 +32,7 @@ function manifestDigest(record: EpisodeRecord): string | undefined {
 export const webshop = defineBenchmark<z.infer<typeof options>>({
   name: 'webshop',
   title: 'WebShop',
+  paperColumns: { success: 'WebShop Succ.', score: 'WebShop Score' },
   summary: 'online shopping in a simulated shop over the real catalogue (WebShop), function calling or the v0.2 text protocol',
   protocols: ['fc', 'v0.2'],
   // WebShop's task set is its goal list (--goals, --goal-seed); the split name is only recorded.

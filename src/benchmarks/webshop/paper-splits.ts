@@ -3,6 +3,7 @@ import { createPythonRandom } from '../../python/python-random.js';
 import {
   compareWithPaper,
   formatCount,
+  locateByPrefix,
   SPLIT_BATCH_SIZE,
   type IndexBatch,
   type PaperCounts,
@@ -37,6 +38,8 @@ export const WEBSHOP_PAPER_COUNTS: PaperCounts = {
 export const webshopPaperSplits: PaperSplits = {
   poolHelp: 'items_human_ins.json',
   build: (options) => buildWebShopSplits(options),
+  // `synthetic:512`, `human:3`: a goal of the dev environment's goal set of that name.
+  locate: (tasks) => locateByPrefix(tasks, (prefix) => (prefix === 'synthetic' || prefix === 'human' ? { split: 'dev', options: { goals: prefix } } : undefined), 'not a WebShop goal identity'),
 };
 
 export interface WebShopSplitOptions {

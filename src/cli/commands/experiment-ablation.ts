@@ -15,7 +15,7 @@ import { AblationOptionsSchema, patchOrRun } from '../../app/experiment-options.
 import { parseWith } from '../../app/options.js';
 import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchNames, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
 import { experimentDir, experimentOptions, openExperiment } from './experiment-setup.js';
 
 /** The patch to ablate: a file, or the first batch of a run (in tag order) that has a valid patch. */
@@ -60,7 +60,7 @@ export async function ablationCommand(ctx: CliContext, received: Record<string, 
     const artifact = await runAblationExperiment({ repeats, taskIndices: setup.taskIndices, patch, patchSource: label, settings: { ...setup.settings, resamples: o.resamples }, bootstrap: { resamples: o.resamples } });
     const files = { runDir: root, summary: path.join(root, 'ablation.json') };
     if (o.json) out.write(`${JSON.stringify({ ...files, ...artifact }, null, 2)}\n`);
-    else out.write(`${renderAblationTable(artifact)}\nrun directory: ${root}\n`);
+    else out.write(`${renderAblationTable(artifact, { success: setup.definition.paperColumns?.success ?? `${setup.definition.title} Succ.`, score: setup.definition.paperColumns?.score ?? `${setup.definition.title} Score` })}\nrun directory: ${root}\n`);
     return EXIT_OK;
   } finally {
     await setup.close();
@@ -81,7 +81,7 @@ export function registerAblationCommand(experiment: Command, ctx: CliContext): v
     .option('--resamples <n>', 'paired bootstrap resamples (default 10000)')
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--max-rounds <n>', "rounds per episode (default: the benchmark's)")
-    .option('--protocol <p>', 'alfworld, webshop: fc (default) or v0.2')
+    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--out <dir>', 'run directory; an existing one is resumed (default runs/ablation-<bench>-<split>-<time>)')
     .option('--json', 'machine-readable summary');

@@ -11,7 +11,7 @@ import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { parseModelSpec } from '../../models/model-spec.js';
 import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchNames, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
 import { experimentDir, experimentOptions, openExperiment } from './experiment-setup.js';
 
 /** How the results file names the editor: the patch source's folder, the engineer model, or `symbolic`. */
@@ -72,7 +72,7 @@ export function registerHeldoutCommand(experiment: Command, ctx: CliContext): vo
     .option('--resamples <n>', 'paired bootstrap resamples (default 10000)')
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
-    .option('--protocol <p>', 'alfworld, webshop: fc (default) or v0.2')
+    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--out <dir>', 'run directory; an existing one is resumed (default runs/heldout-<bench>-<split>-<time>)')
     .option('--json', 'machine-readable summary');

@@ -16,7 +16,7 @@ import { isRlFormat, RL_FORMATS, type RlFormat } from '../../training/rows/forma
 import { DEFAULT_ROLLOUT_GROUP } from '../../training/rows/group-rows.js';
 import { buildSplits, loadSplitManifest, PARTITIONS, serializeSplitManifest, type PartitionName } from '../../task-splits/index.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchmarkOf, benchNames, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
 
 export const ExportRlOptionsSchema = z.object({
   bench: z.string(),
@@ -58,7 +58,7 @@ export async function exportRlCommand(ctx: CliContext, received: Record<string, 
   if (manifest.benchmark !== definition.name) throw new ConfigError({ message: `--splits ${o.splits} is a ${manifest.benchmark} manifest, not ${definition.name}.`, field: 'splits' });
   const manifestSha256 = createHash('sha256').update(serializeSplitManifest(manifest)).digest('hex');
   const partition = o.split as PartitionName;
-  const located = locateSplitTasks(manifest, manifest.partitions[partition].tasks, dataDir);
+  const located = locateSplitTasks(definition, manifest.partitions[partition].tasks, dataDir);
   const options = benchmarkOptions(ctx.registry, definition, { ...located.options, ...benchReceived });
   const choice = { definition, dataDir, split: located.split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
   const opened = await openBenchmark(choice);
@@ -113,7 +113,7 @@ export function registerExportRlCommand(parent: Command, ctx: CliContext): void 
     .option('--metric <metric>', `batch reward recorded for the reward side: ${REWARD_METRICS.join(' or ')}`)
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
-    .option('--protocol <p>', 'alfworld, webshop: fc (default) or v0.2')
+    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--json', 'machine-readable summary');
   addBenchmarkFlags(command, ctx.registry).action(async (opts: Record<string, unknown>) => {

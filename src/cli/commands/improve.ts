@@ -74,6 +74,7 @@ async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePl
     new ImproveRunDir(runDir).claimIdentity({
       schemaVersion: IMPROVE_IDENTITY_VERSION, bench: definition.name, split, taskIndices, batchSize: o.batchSize, batches: o.batches ?? null,
       target: o.target, engineer: o.engineer, metric, threshold: 1, protocol, revise: o.revise === true, options: backendOptions,
+      ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}),
     });
   } catch (error) {
     await baselineEnvironment.close();

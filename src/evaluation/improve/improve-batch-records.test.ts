@@ -52,7 +52,8 @@ function recording(over: Partial<ImproveContext> & Pick<ImproveContext, 'target'
 }
 
 const stage = (s: 'engineer' | 'validate' | 'rerun' | 'done', detail?: string): ImproveEvent => ({ kind: 'stage', batchTag: BATCH.tag, stage: s, ...(detail === undefined ? {} : { detail }) });
-const episode = (done: number): ImproveEvent => ({ kind: 'episode', batchTag: BATCH.tag, done, total: 4 });
+// A finished episode's event names its outcome; the opening event (done 0) has none.
+const episode = (done: number): ImproveEvent => ({ kind: 'episode', batchTag: BATCH.tag, done, total: 4, ...(done > 0 ? { outcome: expect.any(String) as unknown as 'success' } : {}) });
 
 describe('improveBatch: the stage files and progress of a scored batch', () => {
   it('writes metadata, engineer answer, verdict and patch, reports each stage, and keeps the engineer notes', async () => {

@@ -57,7 +57,7 @@ export type RewardPathEvent =
 /** The batch as the reward path sees it: its tag, its baseline episodes and the stored evidence. */
 export interface JudgedBatch {
   tag: string;
-  /** Baseline episodes of the batch's tasks (infrastructure failures included; WebShop checks identities against them). */
+  /** Baseline episodes of the batch's tasks (infrastructure failures included; a benchmark's rerun check compares task identities against them). */
   episodes: readonly EpisodeRecord[];
   /** The reward evidence so far: stored baseline rewards, threshold, metric. */
   evidence: RewardEvidence;
@@ -95,7 +95,7 @@ export async function judgeProposal(ctx: RewardPathContext, batch: JudgedBatch, 
   if (proposal.status === 'request_failed') return { ...none, decision: decideReward({ ...evidence, proposal: 'request_failed' }), notes: [proposal.detail] };
   if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return { ...none, decision: decideReward({ ...evidence, proposal: 'no_patch' }), notes: engineerNotes };
 
-  // A benchmark whose runtime executes no legacy DSL action requires code hooks only, as the WebShop evaluator does.
+  // A benchmark whose runtime executes no legacy DSL action requires code hooks only, as the original's shop evaluator does.
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'validate' });
   const options = { bench: ctx.benchmark.name, benchmarks: ctx.patchRules, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.benchmark.evaluation.codeHookOnly };
   const verdict: PatchVerdict =

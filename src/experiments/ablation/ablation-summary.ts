@@ -38,7 +38,7 @@ export interface AblationRow {
   sameAsFull: boolean;
   /** Pass rate per repeat (fractions), mean ± sample sd. */
   success: SeedSpread;
-  /** Mean reward per repeat (WebShop's Score), when the benchmark's metric is the average reward. */
+  /** Mean reward per repeat (the paper's Score column), when the benchmark's metric is the average reward. */
   score?: SeedSpread;
   /** This arm's success minus the full patch's, per repeat. */
   dropVsFull: SeedSpread;

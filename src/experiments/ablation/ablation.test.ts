@@ -55,5 +55,10 @@ describe('summarizeAblation', () => {
     expect(text).toMatch(/w\/o pre-action \(on_before_action\) +37\.5 ± 17\.7 \(−50\.0\)/);
     expect(text).toMatch(/w\/o init \(on_init\) = full \(no hook there\)/);
     expect(text).toMatch(/McNemar p=0\.125 \(b=0, c=4\)/);
+    expect(text).toContain(`${a.bench} Succ.`);
+  });
+
+  it('heads the success column as the benchmark definition says the paper does', () => {
+    expect(renderAblationTable(a, { success: 'ALFWorld All' })).toMatch(/^Arm +ALFWorld All +Avg\./m);
   });
 });

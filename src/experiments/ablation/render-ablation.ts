@@ -2,7 +2,11 @@ import { formatPairedSummary, type SeedSpread } from '../../statistics/index.js'
 import { resultLabel } from '../heldout/render-heldout.js';
 import type { AblationArtifact } from './ablation-summary.js';
 
-const COLUMN: Record<string, string> = { webshop: 'WebShop Succ.', alfworld: 'ALFWorld All', dbbench: 'DBBench Succ.' };
+/** Column headings of a benchmark in the paper's tables (its definition's `paperColumns`). */
+export interface AblationColumns {
+  success: string;
+  score?: string;
+}
 
 function pct(x: number): string {
   return (x * 100).toFixed(1);
@@ -23,10 +27,9 @@ function cell(value: SeedSpread, drop: SeedSpread | null): string {
  * (mean ± sd over repeats, the drop vs the full patch in brackets), the equal-weight average of the
  * benchmark columns (one benchmark: the same figure), and the paired statistics of each arm vs full.
  */
-export function renderAblationTable(a: AblationArtifact): string {
-  const success = COLUMN[a.bench] ?? `${a.bench} Succ.`;
+export function renderAblationTable(a: AblationArtifact, columns: AblationColumns = { success: `${a.bench} Succ.` }): string {
   const hasScore = a.rows[0]!.score !== undefined;
-  const header = ['Arm', success, ...(hasScore ? ['WebShop Score'] : []), 'Avg.', 'vs full (paired over tasks × repeats)'];
+  const header = ['Arm', columns.success, ...(hasScore ? [columns.score ?? `${a.bench} Score`] : []), 'Avg.', 'vs full (paired over tasks × repeats)'];
   const body = a.rows.map((row) => {
     const drop = row.arm === 'full' ? null : row.dropVsFull;
     const full = a.rows[0]!;

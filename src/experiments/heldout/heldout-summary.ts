@@ -50,7 +50,7 @@ export interface PairedCounts {
   regressed: number;
   /** Pass/fail: bootstrap interval of the pass-rate delta and the exact McNemar test. */
   paired: PairedSummary;
-  /** Mean reward (WebShop's Score): its bootstrap interval; present when the benchmark's metric is the average reward. */
+  /** Mean reward (the paper's Score column): its bootstrap interval; present when the benchmark's metric is the average reward. */
   score?: PairedSummary;
 }
 

@@ -10,25 +10,15 @@ import { PROMPT_VERSION } from '../../engineer/prompt-templates.js';
 import { playBaseline } from '../../evaluation/improve/play-baseline.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { Environment } from '../../runtime/environment.js';
-import { assertNoLeakage, TRAINING_PARTITIONS, type PartitionName, type SplitManifest, type SplitTask } from '../../task-splits/index.js';
+import { assertNoLeakage, TRAINING_PARTITIONS, type LocatedSplit, type LocatedTask, type PartitionName, type SplitManifest } from '../../task-splits/index.js';
 import { RL_FORMAT_FILES, toJsonl, type RlFormat } from './formats.js';
 import { groupMixedRows, DEFAULT_ROLLOUT_GROUP } from './group-rows.js';
 import { buildRlRow, promptSha256, RL_ROW_VERSION, type RlRow } from './rl-row.js';
 import { verlParquet } from './verl-parquet.js';
 import { writeFileAtomic } from './write-atomic.js';
 
-/** A manifest task with the environment task that plays it. */
-export interface LocatedTask extends SplitTask {
-  index: number;
-}
-
-/** Manifest tasks placed in an environment: its split, the options its indices need, and what cannot be played. */
-export interface LocatedSplit {
-  split: string;
-  options: Record<string, unknown>;
-  tasks: LocatedTask[];
-  unplayable: { id: string; reason: string }[];
-}
+/** Manifest tasks with the environment tasks that play them (task-splits' types, re-exported). */
+export type { LocatedSplit, LocatedTask };
 
 /** The canonical rows file of a benchmark (the release's JSONL), read back by `sample-group` and the mixed builder. */
 export const ROWS_FILE = 'rows.jsonl';
@@ -78,7 +68,7 @@ export interface ExportRlSummary {
   mixed: { rows: number; groups: number; repeated: number; byBenchmark: Record<string, number>; files: { file: string; rows: number; bytes: number; sha256: string }[] };
 }
 
-/** Consecutive batches of located tasks; WebShop's manifest batches (`[start, end)` goal ranges) when the size is the manifest's. */
+/** Consecutive batches of located tasks; the manifest's own batches (`[start, end)` task ranges) when the size is the manifest's. */
 export function batchLocatedTasks(manifest: SplitManifest, partition: PartitionName, tasks: readonly LocatedTask[], size: number): LocatedTask[][] {
   const ranges = manifest.partitions[partition].batches;
   if (ranges && size === manifest.batchSize) {
