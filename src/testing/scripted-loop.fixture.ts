@@ -12,6 +12,9 @@ import type { ChatRequest } from '../models/chat-model.js';
 import { createScriptedModel, type ScriptedFailure, type ScriptedModel, type ScriptedReply } from '../models/scripted-model.js';
 import type { SandboxPool } from '../sandbox/index.js';
 import type { ImproveContext } from '../evaluation/improve/improve-batch.js';
+import type { EpisodeRecord } from '../episode/index.js';
+import { NO_HOOKS } from '../hooks/native-hooks.js';
+import { runEpisode } from '../runtime/run-episode.js';
 
 // Scripted targets and engineers for the tests of the improvement loop, on real DBBench dev tasks. The
 // targets answer from what they are shown, so each test controls exactly what the baseline and the rerun see.
@@ -87,4 +90,16 @@ export function contextMaker(root: string, pool: () => SandboxPool) {
     rerunContext: { target: 'scripted' },
     ...over,
   });
+}
+
+/** Baseline episodes played with no harness by `model` (DBBench dev by default), keyed by task index. */
+export async function baselineOf(model: ScriptedModel, open: () => Promise<Environment> = dbbench, tasks: readonly number[] = BATCH.taskIndices): Promise<Map<number, EpisodeRecord>> {
+  const env = await open();
+  try {
+    const records = new Map<number, EpisodeRecord>();
+    for (const index of tasks) records.set(index, (await runEpisode({ model, episode: await env.openEpisode(index), hooks: await NO_HOOKS.openEpisode() })).record);
+    return records;
+  } finally {
+    await env.close();
+  }
 }

@@ -4,17 +4,13 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { EpisodeRecord } from '../../episode/index.js';
-import { NO_HOOKS } from '../../hooks/native-hooks.js';
-import type { ScriptedModel } from '../../models/scripted-model.js';
 import { createScriptedModel } from '../../models/scripted-model.js';
 import { createLlmEngineer } from '../../engineer/llm-engineer.js';
-import { runEpisode } from '../../runtime/run-episode.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { BATCH_RESULT_VERSION } from '../../run-dir/batch-artifacts.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { improveBatch, type ImproveContext, type ImproveEvent } from './improve-batch.js';
-import { BATCH, contextMaker, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SKILL_PATCH, target, wrong } from '../../testing/scripted-loop.fixture.js';
+import { baselineOf, BATCH, contextMaker, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SKILL_PATCH, target, wrong } from '../../testing/scripted-loop.fixture.js';
 
 // What a batch records besides its status and reward: the stage files, the progress events, the hook fault
 // count, the notes, and which tasks it measured. Scripted targets and engineers on real DBBench tasks, patches
@@ -33,17 +29,6 @@ afterAll(async () => {
   await pool.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-async function baselineOf(model: ScriptedModel, tasks = BATCH.taskIndices): Promise<Map<number, EpisodeRecord>> {
-  const env = await dbbench();
-  try {
-    const records = new Map<number, EpisodeRecord>();
-    for (const index of tasks) records.set(index, (await runEpisode({ model, episode: await env.openEpisode(index), hooks: await NO_HOOKS.openEpisode() })).record);
-    return records;
-  } finally {
-    await env.close();
-  }
-}
 
 /** A context that also collects the progress events. */
 function recording(over: Partial<ImproveContext> & Pick<ImproveContext, 'target' | 'engineer'>): { ctx: ImproveContext; events: ImproveEvent[] } {
@@ -178,7 +163,7 @@ describe('improveBatch: which results and baselines it uses', () => {
   });
 
   it('leaves out a task that has no baseline record', async () => {
-    const partial = await baselineOf(target(() => wrong), [0, 1, 2]);
+    const partial = await baselineOf(target(() => wrong), dbbench, [0, 1, 2]);
     const e = engineer(proposing(SKILL_PATCH));
     const r = await improveBatch(context({ target: followingSkill(), engineer: e }), BATCH, partial);
     expect(r.excludedTasks).toEqual([3]);

@@ -10,18 +10,16 @@ import { BUILTIN_PATCH_RULES } from '../../testing/builtin-patch-rules.js';
 import { TEST_REGISTRY } from '../../testing/sim-baseline.fixture.js';
 import type { EpisodeRecord } from '../../episode/index.js';
 import type { Environment } from '../../runtime/environment.js';
-import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import type { ChatRequest } from '../../models/chat-model.js';
-import { createScriptedModel, type ScriptedModel, type ScriptedReply } from '../../models/scripted-model.js';
+import { createScriptedModel, type ScriptedReply } from '../../models/scripted-model.js';
 import { validatePatch } from '../../patch/index.js';
-import { runEpisode } from '../../runtime/run-episode.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import type { RunManifest } from '../../store/run-manifest.js';
 import { EVIDENCE_MARKER } from '../../engineer/engineer-prompt.js';
 import { createLlmEngineer } from '../../engineer/llm-engineer.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
-import { BATCH, contextMaker, dataDir, dbbench, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from '../../testing/scripted-loop.fixture.js';
+import { baselineOf, BATCH, contextMaker, dataDir, engineer, followingSkill, gold, hook, infra, proposing, sawSkill, SILENT_PATCH, SKILL_PATCH, target, wrong } from '../../testing/scripted-loop.fixture.js';
 
 // Each decision of the batch pipeline, driven by scripted targets and scripted engineers on real DBBench and
 // WebShop tasks, with patches compiled and run in the real sandbox. No simulated target.
@@ -40,18 +38,6 @@ afterAll(async () => {
   await pool.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-/** Baseline episodes played with no harness by `model`, keyed by task index. */
-async function baselineOf(model: ScriptedModel, open: () => Promise<Environment> = dbbench, tasks = BATCH.taskIndices): Promise<Map<number, EpisodeRecord>> {
-  const env = await open();
-  try {
-    const records = new Map<number, EpisodeRecord>();
-    for (const index of tasks) records.set(index, (await runEpisode({ model, episode: await env.openEpisode(index), hooks: await NO_HOOKS.openEpisode() })).record);
-    return records;
-  } finally {
-    await env.close();
-  }
-}
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 const rerunDirs = (ctx: ImproveContext) => (existsSync(path.join(ctx.rootDir, 'reruns')) ? readdirSync(path.join(ctx.rootDir, 'reruns')) : []);
