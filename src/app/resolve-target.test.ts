@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../episode/index.js';
 import { BenchmarkRegistry } from '../benchmarks/registry.js';
 import { resolveTarget } from './resolve-target.js';
+import { resolveDataDir } from '../config/data-dir.js';
 
 const registry = new BenchmarkRegistry();
-const dataDir = '../shared/data';
+const dataDir = resolveDataDir();
 
 async function refusal(spec: string): Promise<ConfigError> {
   try {

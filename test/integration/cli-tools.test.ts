@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { startFakeOpenAIServer, scripted } from '../../src/models/fake-openai-server.js';
 import { runCli } from './cli-helpers.js';
+import { resolveDataDir } from '../../src/config/data-dir.js';
 
-const DATA = path.join('..', 'shared', 'data');
+const DATA = resolveDataDir();
 const tmp = mkdtempSync(path.join(tmpdir(), 'harness-tools-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -8,6 +8,7 @@ import type { BatchResult } from '../../src/evaluation/improve/improve-batch.js'
 import type { ImproveSummary } from '../../src/evaluation/improve/improve-run.js';
 import { startFakeOpenAIServer, type FakeResponse } from '../../src/models/fake-openai-server.js';
 import { runCli, spawnCli } from './cli-helpers.js';
+import { resolveDataDir } from '../../src/config/data-dir.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'harness-improve-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -41,7 +42,7 @@ describe('harness-r1 improve (real CLI, simulated target, real sandbox)', () => 
   });
 
   it('scores malformed or failing LLM engineer answers 0 with the right status, and never crashes', async () => {
-    const good = readFileSync(path.join('..', 'shared', 'data', 'patches', 'heldout_generalization', 'harness-r1', 'seed20260720', 'dbbench.json'), 'utf8');
+    const good = readFileSync(path.join(resolveDataDir(), 'patches', 'heldout_generalization', 'harness-r1', 'seed20260720', 'dbbench.json'), 'utf8');
     const answers: FakeResponse[] = [
       { kind: 'text', content: `The failures share quoting problems.\n</think>\n<patch>${good}</patch>` },
       { kind: 'text', content: 'I think the agent should quote identifiers. <patch>{"benchmark": "dbbench"' },
@@ -83,7 +84,7 @@ describe('harness-r1 improve (real CLI, simulated target, real sandbox)', () => 
   });
 
   it('runs a revision pass that sees the first attempt (--revise)', async () => {
-    const good = readFileSync(path.join('..', 'shared', 'data', 'patches', 'heldout_generalization', 'harness-r1', 'seed20260721', 'dbbench.json'), 'utf8');
+    const good = readFileSync(path.join(resolveDataDir(), 'patches', 'heldout_generalization', 'harness-r1', 'seed20260721', 'dbbench.json'), 'utf8');
     const server = await startFakeOpenAIServer(() => ({ kind: 'text', content: `Quoting and early commits recur.\n</think>\n<patch>${good}</patch>` }));
     try {
       const dir = path.join(root, 'revise');

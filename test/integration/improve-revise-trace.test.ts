@@ -8,6 +8,7 @@ import type { BatchResult } from '../../src/evaluation/improve/improve-batch.js'
 import type { ImproveSummary } from '../../src/evaluation/improve/improve-run.js';
 import { startFakeOpenAIServer } from '../../src/models/fake-openai-server.js';
 import { runCli } from './cli-helpers.js';
+import { resolveDataDir } from '../../src/config/data-dir.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'harness-revise-trace-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -20,7 +21,7 @@ interface SentBody {
 
 describe('harness-r1 improve --revise on the trace benchmarks (real CLI, simulated target, fake engineer server)', () => {
   it.each(['alfworld', 'webshop'] as const)('%s: the revision request carries the first patch and its result, and a revision row is recorded', async (bench) => {
-    const patchFile = path.join('..', 'shared', 'data', 'patches', 'heldout_generalization', 'harness-r1', 'seed20260720', `${bench}.json`);
+    const patchFile = path.join(resolveDataDir(), 'patches', 'heldout_generalization', 'harness-r1', 'seed20260720', `${bench}.json`);
     const good = readFileSync(patchFile, 'utf8');
     const server = await startFakeOpenAIServer(() => ({ kind: 'text', content: `The same failure recurs across traces.\n</think>\n<patch>${good}</patch>` }));
     try {
