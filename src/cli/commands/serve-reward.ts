@@ -41,8 +41,16 @@ const isSimulated = (spec: string) => {
   }
 };
 
-/** `harness-r1 serve-reward`: the reward path of improve as an HTTP JSON service for RL trainers. Resolves with the exit code once stopped. */
-export async function serveRewardCommand(ctx: CliContext, received: Record<string, unknown>, out: Pick<NodeJS.WriteStream, 'write'> = process.stdout): Promise<{ code: number }> {
+/** A running reward server: its URL, the service behind it, and how to stop it (in-flight evaluations stay queued). */
+export interface RewardServer {
+  url: string;
+  service: RewardService;
+  banner: string;
+  close(): Promise<void>;
+}
+
+/** Opens the reward service on a port: rows loaded, store opened (unfinished jobs queued again), HTTP listening. */
+export async function openRewardServer(ctx: CliContext, received: Record<string, unknown>): Promise<RewardServer> {
   const o = parseWith(ServeRewardOptionsSchema, Object.fromEntries(Object.entries(received).filter(([, v]) => v !== undefined)));
   const dirs = o.rows.split(',').map((d) => d.trim()).filter((d) => d !== '');
   if (dirs.length === 0) throw new ConfigError({ message: '--rows needs at least one export rl folder.', field: 'rows' });
@@ -66,25 +74,35 @@ export async function serveRewardCommand(ctx: CliContext, received: Record<strin
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   const targets = [...new Set(catalog.all().map((e) => service.targetOf(e)))];
   const benches = [...new Set(catalog.all().map((e) => e.row.metadata.benchmark))].sort();
-  out.write(
+  const banner =
     `serve-reward listening on ${url}\n` +
-      `  ${catalog.size} RL row(s) (${benches.join(', ')}) from ${dirs.join(', ')}\n` +
-      `  target(s): ${targets.map((t) => `${t}${isSimulated(t) ? ' (SIMULATED: rewards describe the simulation, not a model)' : ''}`).join(', ')}\n` +
-      `  store ${storeDir}; ${o.concurrency} evaluation(s) at once per target, queue depth ${o.queueDepth}\n` +
-      `  POST ${url}/v1/rewards · GET ${url}/v1/jobs/<id> · POST ${url}/openrlhf/reward · GET ${url}/health · GET ${url}/metrics\n`,
-  );
+    `  ${catalog.size} RL row(s) (${benches.join(', ')}) from ${dirs.join(', ')}\n` +
+    `  target(s): ${targets.map((t) => `${t}${isSimulated(t) ? ' (SIMULATED: rewards describe the simulation, not a model)' : ''}`).join(', ')}\n` +
+    `  store ${storeDir}; ${o.concurrency} evaluation(s) at once per target, queue depth ${o.queueDepth}\n` +
+    `  POST ${url}/v1/rewards · GET ${url}/v1/jobs/<id> · POST ${url}/openrlhf/reward · GET ${url}/health · GET ${url}/metrics\n`;
+  return {
+    url, service, banner,
+    async close() {
+      // Stop accepting, let evaluations in flight store their finished episodes (they stay queued for the next start), close everything.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      await service.shutdown();
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await closed;
+      await paths.close();
+      await pool.close();
+    },
+  };
+}
 
+/** `harness-r1 serve-reward`: the reward path of improve as an HTTP JSON service for RL trainers. Resolves with the exit code once stopped by a signal. */
+export async function serveRewardCommand(ctx: CliContext, received: Record<string, unknown>, out: Pick<NodeJS.WriteStream, 'write'> = process.stdout): Promise<{ code: number }> {
+  const server = await openRewardServer(ctx, received);
+  out.write(server.banner);
   const controller = new AbortController();
   const detach = onInterrupt(controller);
   await new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
-  // Stop accepting, let evaluations in flight store their finished episodes (they stay queued for the next start), close everything.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  if ('closeIdleConnections' in server) server.closeIdleConnections();
-  await service.shutdown();
-  if ('closeAllConnections' in server) server.closeAllConnections();
-  await closed;
-  await paths.close();
-  await pool.close();
+  await server.close();
   detach();
   process.stderr.write('serve-reward stopped; unfinished jobs stay queued in the store and run at the next start.\n');
   return { code: EXIT_INTERRUPTED };
