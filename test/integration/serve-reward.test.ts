@@ -35,9 +35,12 @@ const VALID = skill('Quote multi-word table names with backticks.');
 const INERT = hook('def hook(ctx, nb):\n    return None\n');
 const GARBAGE = 'I would add a guard but I forgot the format.';
 
-async function post(url: string, body: unknown): Promise<{ status: number; json: any; headers: Headers }> {
+/** Every answer shape of the service, as the tests read them. */
+type Answer = RewardResult & { results: RewardResult[]; error: { code: string; message: string; fields?: string[] }; rewards: number[]; extra_logs: { status: string[] } };
+
+async function post(url: string, body: unknown): Promise<{ status: number; json: Answer; headers: Headers }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { status: res.status, json: await res.json(), headers: res.headers };
+  return { status: res.status, json: (await res.json()) as Answer, headers: res.headers };
 }
 const metric = async (url: string, name: string) => Number(new RegExp(`^harness_r1_reward_${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())![1]);
 const rerunDirs = (store: string) => readdirSync(path.join(store, 'reruns')).sort();
