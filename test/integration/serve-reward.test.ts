@@ -151,6 +151,21 @@ describe('serve-reward limits', () => {
   }, 300_000);
 });
 
+describe('serve-reward with another target than the rows\'', () => {
+  it('refuses every row with 409, naming target_spec', async () => {
+    const server = await openRewardServer(ctx, { rows: rowsDir, store: path.join(work, 'store-d'), port: 0, target: 'sim:dbbench?latency_ms=200&seed=3' });
+    try {
+      const refused = await post(`${server.url}/v1/rewards`, { metadata: row.metadata, response: GARBAGE });
+      expect(refused.status).toBe(409);
+      expect(refused.json.error.code).toBe('row_context_mismatch');
+      expect(refused.json.error.fields).toEqual(['target_spec']);
+      expect(refused.json.error.message).toContain('sim:dbbench?latency_ms=200&seed=3');
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+});
+
 describe('serve-reward killed mid-rerun', () => {
   it('keeps every finished result after SIGKILL, reruns nothing finished, and finishes the interrupted job at restart', async () => {
     const store = path.join(work, 'store-c');
