@@ -124,5 +124,5 @@ def score_items(items: Sequence[Tuple[Dict[str, Any], str]]) -> List[Dict[str, A
 
 
 def is_missing(result: Dict[str, Any]) -> bool:
-    """A missing evaluation: the rerun could not be completed, so its 0.0 is not a measurement."""
-    return result.get("status") == "missing_evaluation"
+    """Not a result (`scored` false: a missing evaluation, or a baseline with nothing scored): its 0.0 measures nothing."""
+    return result.get("scored") is False or result.get("status") in ("missing_evaluation", "no_scored_baseline")
