@@ -64,7 +64,7 @@ describe('serve-reward (simulated target)', () => {
     expect(status).toBe(200);
     const [valid, inert, invalid, empty] = json.results as RewardResult[];
     expect(json.results.every((r: RewardResult) => r.state === 'done' && r.cached === false && r.job_id === r.eval_key)).toBe(true);
-    expect(valid!.status).toBe('scored');
+    expect(valid!.status, JSON.stringify(valid)).toBe('scored');
     expect(inert).toMatchObject({ status: 'inert', reward: 0, scored: true });
     expect(invalid).toMatchObject({ status: 'invalid_patch_treated_as_no_patch', reward: 0, delta: null });
     expect(invalid!.rejection).toMatch(/think/);
