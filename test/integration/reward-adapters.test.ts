@@ -67,7 +67,7 @@ describe('reward adapters against the reward service contract (fake service)', (
     expect(a.batch.map((d) => d.valid_patch)).toEqual([true, true, false, true, false]);
     expect(a.batch[0]).toMatchObject({ delta_pass: 3, delta_pass_rate: 0.3, baseline_pass: 4, patched_pass: 7, batch_size: 10, benchmark: 'dbbench', rescued: 3 });
     // The release's delta keys are all there.
-    for (const key of ['score', 'delta_score', 'delta_pass', 'delta_pass_rate', 'baseline_pass', 'patched_pass', 'batch_size', 'valid_patch', 'eval_status', 'detail', 'benchmark']) expect(Object.keys(a.batch[2])).toContain(key);
+    for (const key of ['score', 'delta_score', 'delta_pass', 'delta_pass_rate', 'baseline_pass', 'patched_pass', 'batch_size', 'valid_patch', 'eval_status', 'detail', 'benchmark']) expect(Object.keys(a.batch[2]!)).toContain(key);
     expect(a.remove_sample).toEqual([false, false, false, true, false]);
     expect(a.remove_sample_single).toEqual([false, false, false, true, false]);
   });
@@ -105,7 +105,7 @@ describe('reward adapters against the reward service contract (fake service)', (
     expect(a.rewards).toEqual(REWARDS);
     expect(a.scores).toEqual([0.3, 0, 0, 'NaN', 0]);
     expect(a.extra_log_types).toEqual(['float']);
-    expect(a.infos[3].extra_logs.harness_r1_missing_evaluation).toBe(1);
+    expect(a.infos[3]!.extra_logs.harness_r1_missing_evaluation).toBe(1);
   });
 
   it('every adapter queued jobs with wait_ms and polled GET /v1/jobs/{id} until done, after a 429 and a lost job', async () => {
@@ -147,7 +147,7 @@ describe('reward adapters when the service refuses, breaks or takes too long', (
     expect(trl.rewards).toEqual([null]);
     const relax = ok<RelaxAnswer>(await callAdapter('relax', [{ row: fixtureRow(), response: VALID }], env));
     expect(relax.batch[0]).toMatchObject({ score: 0, eval_status: 'missing_evaluation' });
-    expect(relax.batch[0].detail).toContain('HARNESS_REWARD_TIMEOUT_S');
+    expect(relax.batch[0]!.detail).toContain('HARNESS_REWARD_TIMEOUT_S');
     expect(relax.remove_sample).toEqual([true]);
   });
 
