@@ -1,9 +1,22 @@
 /**
  * The Python reward adapters (adapters/python/), called from python3 exactly as each engine calls them, against
  * the contract fake of the reward service (test/fixtures/reward-adapters/fake_service.py): valid, inert,
- * engineer-failure, missing-evaluation and invalid responses; jobs polled to the end; refusals raised.
+ * engineer-failure, missing-evaluation and invalid responses; jobs polled to the end; refusals raised. Then the
+ * same calls against the real `serve-reward` on rows exported in the test (simulated DBBench target): each
+ * adapter's rewards equal the service's own JSON answer for the same row and responses.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { BenchmarkRegistry } from '../../src/benchmarks/registry.js';
+import { exportRlCommand } from '../../src/cli/commands/export-rl.js';
+import { openRewardServer, type RewardServer } from '../../src/cli/commands/serve-reward.js';
+import type { RewardResult } from '../../src/serving/reward-result.js';
+import { readRows } from '../../src/training/rows/export-rl.js';
+import type { RlRow } from '../../src/training/rows/rl-row.js';
 
 import { callAdapter, ENGINES, fixtureRow, startFakeService, type AdapterAnswer, type FakeService } from './reward-adapters-driver.js';
 
@@ -54,7 +67,7 @@ describe('reward adapters against the reward service contract (fake service)', (
     expect(a.batch.map((d) => d.valid_patch)).toEqual([true, true, false, true, false]);
     expect(a.batch[0]).toMatchObject({ delta_pass: 3, delta_pass_rate: 0.3, baseline_pass: 4, patched_pass: 7, batch_size: 10, benchmark: 'dbbench', rescued: 3 });
     // The release's delta keys are all there.
-    for (const key of ['score', 'delta_score', 'delta_pass', 'delta_pass_rate', 'baseline_pass', 'patched_pass', 'batch_size', 'valid_patch', 'eval_status', 'detail', 'benchmark']) expect(Object.keys(a.batch[2])).toContain(key);
+    for (const key of ['score', 'delta_score', 'delta_pass', 'delta_pass_rate', 'baseline_pass', 'patched_pass', 'batch_size', 'valid_patch', 'eval_status', 'detail', 'benchmark']) expect(Object.keys(a.batch[2]!)).toContain(key);
     expect(a.remove_sample).toEqual([false, false, false, true, false]);
     expect(a.remove_sample_single).toEqual([false, false, false, true, false]);
   });
@@ -92,7 +105,7 @@ describe('reward adapters against the reward service contract (fake service)', (
     expect(a.rewards).toEqual(REWARDS);
     expect(a.scores).toEqual([0.3, 0, 0, 'NaN', 0]);
     expect(a.extra_log_types).toEqual(['float']);
-    expect(a.infos[3].extra_logs.harness_r1_missing_evaluation).toBe(1);
+    expect(a.infos[3]!.extra_logs.harness_r1_missing_evaluation).toBe(1);
   });
 
   it('every adapter queued jobs with wait_ms and polled GET /v1/jobs/{id} until done, after a 429 and a lost job', async () => {
@@ -134,7 +147,7 @@ describe('reward adapters when the service refuses, breaks or takes too long', (
     expect(trl.rewards).toEqual([null]);
     const relax = ok<RelaxAnswer>(await callAdapter('relax', [{ row: fixtureRow(), response: VALID }], env));
     expect(relax.batch[0]).toMatchObject({ score: 0, eval_status: 'missing_evaluation' });
-    expect(relax.batch[0].detail).toContain('HARNESS_REWARD_TIMEOUT_S');
+    expect(relax.batch[0]!.detail).toContain('HARNESS_REWARD_TIMEOUT_S');
     expect(relax.remove_sample).toEqual([true]);
   });
 
@@ -143,4 +156,67 @@ describe('reward adapters when the service refuses, breaks or takes too long', (
     const answer = await callAdapter('verl', [{ row: fixtureRow(), response: VALID }], env);
     expect(answer).toMatchObject({ ok: false, error_type: 'TimeoutError' });
   });
+});
+
+describe('reward adapters against the real serve-reward (simulated DBBench target)', () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'harness-reward-adapters-'));
+  const ctx = { registry: new BenchmarkRegistry() };
+  const hook = (code: string) => ({ benchmark: 'dbbench', actions: [{ type: 'add_code_hook', hook: 'on_init', code }] });
+  const answer = (patch: unknown) => `- the failures recur\n</think>\n<patch>${JSON.stringify(patch)}</patch>`;
+  const responses = [
+    answer(hook('def hook(ctx, nb):\n    return {"skills": ["Quote multi-word table names with backticks."]}\n')),
+    answer(hook('def hook(ctx, nb):\n    return None\n')),
+    'I would add a guard but I forgot the format.',
+    '',
+  ];
+  let server: RewardServer;
+  let row: RlRow;
+  let served: RewardResult[];
+  const env = () => ({ HARNESS_REWARD_URL: server.url, HARNESS_REWARD_WAIT_MS: '2000' });
+
+  beforeAll(async () => {
+    const rowsDir = path.join(work, 'rl');
+    await exportRlCommand(ctx, { bench: 'dbbench', target: 'sim:dbbench', out: rowsDir, batchSize: '3', batches: '1', json: true }, { write: () => true });
+    row = readRows(path.join(rowsDir, 'dbbench', 'rows.jsonl'))[0]!;
+    server = await openRewardServer(ctx, { rows: rowsDir, store: path.join(work, 'store'), port: 0 });
+  }, 600_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the service answers the four kinds of response with improve\'s statuses', async () => {
+    // Asked through the Relax adapter first (jobs, polled), then straight from the service: the same answers.
+    const relax = ok<RelaxAnswer>(await callAdapter('relax', responses.map((response) => ({ row, response })), env()));
+    const res = await fetch(`${server.url}/v1/rewards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: responses.map((response) => ({ metadata: row.metadata, response })), wait_ms: 600_000 }) });
+    served = ((await res.json()) as { results: RewardResult[] }).results;
+    expect(served.map((r) => r.status)).toEqual(['scored', 'inert', 'invalid_patch_treated_as_no_patch', 'engineer_request_failed_treated_as_no_patch']);
+    expect(served.every((r) => r.cached)).toBe(true); // the adapter's calls already ran every rerun
+    expect(relax.batch.map((d) => d.eval_status)).toEqual(served.map((r) => r.status));
+    expect(relax.rewards).toEqual(served.map((r) => r.reward));
+    expect(relax.batch.map((d) => d.eval_key)).toEqual(served.map((r) => r.eval_key));
+  }, 600_000);
+
+  it('verl, TRL and OpenRLHF give the service\'s rewards for the same row and responses', async () => {
+    const rows = responses.map((response) => ({ row, response }));
+    const rewards = served.map((r) => r.reward);
+    const verl = ok<VerlAnswer>(await callAdapter('verl', rows, env()));
+    expect(verl.rewards).toEqual(rewards);
+    expect(verl.batch_rewards).toEqual(rewards);
+    expect(verl.batch.map((d) => d.cached)).toEqual(rewards.map(() => 1));
+    const trl = ok<TrlAnswer>(await callAdapter('trl', rows, env()));
+    expect(trl.standard.rewards).toEqual(rewards);
+    expect(trl.conversational.rewards).toEqual(rewards);
+    expect(trl.standard.logged.harness_r1_status).toEqual(served.map((r) => r.status));
+    const openrlhf = ok<OpenRlhfAnswer>(await callAdapter('openrlhf', rows, env()));
+    expect(openrlhf.rewards).toEqual(rewards);
+    expect(openrlhf.scores).toEqual(rewards);
+  }, 600_000);
+
+  it('a row whose baseline came from another target is refused by the adapters with the service\'s 409', async () => {
+    const other = { ...row, metadata: { ...row.metadata, target_spec: 'sim:dbbench?seed=3' } } as RlRow;
+    const refused = await callAdapter('trl', [{ row: other, response: responses[2]! }], env());
+    expect(refused).toMatchObject({ ok: false, error_type: 'RewardServiceError' });
+    if (!refused.ok) expect(refused.error).toContain('409 row_context_mismatch');
+  }, 120_000);
 });
