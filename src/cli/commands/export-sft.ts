@@ -37,6 +37,7 @@ export const ExportSftOptionsSchema = z.object({
   pool: z.string().optional(),
   dataDir: z.string().optional(),
   concurrency: intOption('concurrency', 1, 256).default(4),
+  hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
   maxRounds: intOption('maxRounds', 1, 10_000).optional(),
   protocol: z.string().optional(),
   engineerProtocol: z.string().default('prefill_think_patch'),
@@ -62,7 +63,7 @@ export async function exportSftCommand(ctx: CliContext, received: Record<string,
   const { definition, dataDir, manifest, manifestSha256, partition, located, options, choice, opened, target } = await openExportSetup(ctx, o, benchReceived);
   const sampling = { temperature: o.temperature, topP: o.topP, seed: o.seed };
   const teachers = await Promise.all(Array.from({ length: o.k }, (_, k) => resolveEngineer(o.teacher, { dataDir, sampling: { ...sampling, seed: o.seed * 1000 + k } })));
-  const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
+  const pool = createSandboxPool({ size: Math.min(2, o.concurrency), ...(o.hookTimeoutMs === undefined ? {} : { hookTimeoutMs: o.hookTimeoutMs }) });
   const progress = o.json ? null : createImproveProgress(err);
   const metric = o.metric ?? definition.evaluation.defaultMetric;
   const threshold = 1;
@@ -77,7 +78,7 @@ export async function exportSftCommand(ctx: CliContext, received: Record<string,
       reward: {
         patchRules: ctx.registry.patchRules(), compiler: sandboxCompiler(pool), pool, maxInfraRetries: 2,
         openEnvironment: async (patch) => (await openBenchmark(choice, patch)).environment,
-        rerunContext: { target: o.target, bench: definition.name, split: located.split, ...opened.identity, threshold, metric },
+        rerunContext: { target: o.target, bench: definition.name, split: located.split, ...opened.identity, threshold, metric, ...(o.hookTimeoutMs === undefined ? {} : { hookTimeoutMs: o.hookTimeoutMs }) },
       },
       ...(progress
         ? {
@@ -134,6 +135,7 @@ export function registerExportSftCommand(parent: Command, ctx: CliContext): void
     .option('--engineer-protocol <p>', `response protocol of the rows: ${ENGINEER_PROMPT_PROTOCOLS.join(' or ')} (default prefill_think_patch)`)
     .option('--metric <metric>', `rerun delta: ${REWARD_METRICS.join(' or ')} (default: the benchmark's)`)
     .option('--concurrency <n>', 'episodes played at once (default 4)')
+    .option('--hook-timeout-ms <n>', 'wall-clock limit of one hook call in the reruns (default 50)')
     .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
