@@ -1,23 +1,20 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 import type { Command } from 'commander';
 import { z } from 'zod';
 
-import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError, REWARD_METRICS, type Outcome } from '../../episode/index.js';
 import { createImproveProgress } from '../progress.js';
 import { isEngineerPromptProtocol, ENGINEER_PROMPT_PROTOCOLS } from '../../engineer/engineer-prompt.js';
-import { benchmarkOptions, chooseProtocol, openBenchmark } from '../../app/open-environment.js';
 import { choiceOption, DEFAULT_BATCH_SIZE, intOption, parseWith, splitOptions } from '../../app/options.js';
-import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
-import { locateSplitTasks } from '../../app/split-tasks.js';
+import { simSpecs } from '../../app/resolve-target.js';
 import { exportRl, type ExportRlSummary } from '../../training/rows/export-rl.js';
 import { isRlFormat, RL_FORMATS, type RlFormat } from '../../training/rows/formats.js';
 import { DEFAULT_ROLLOUT_GROUP } from '../../training/rows/group-rows.js';
-import { buildSplits, loadSplitManifest, PARTITIONS, serializeSplitManifest, type PartitionName } from '../../task-splits/index.js';
+import { PARTITIONS } from '../../task-splits/index.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { openExportSetup } from './export-setup.js';
 
 export const ExportRlOptionsSchema = z.object({
   bench: z.string(),
@@ -52,20 +49,9 @@ export async function exportRlCommand(ctx: CliContext, received: Record<string, 
   const o = parseWith(ExportRlOptionsSchema, own);
   const formats = parseFormats(o.format);
   if (!isEngineerPromptProtocol(o.engineerProtocol)) throw new ConfigError({ message: `Unknown --engineer-protocol '${o.engineerProtocol}'.`, field: 'engineerProtocol', allowed: ENGINEER_PROMPT_PROTOCOLS });
-  const definition = await benchmarkOf(ctx, o.bench);
-  const dataDir = resolveDataDir(o.dataDir);
-  if (o.splits === undefined && definition.paperSplits === undefined) throw new ConfigError({ message: `${definition.name} defines no task splits; give a split manifest with --splits.`, field: 'splits' });
-  const manifest = o.splits === undefined ? buildSplits(definition.paperSplits!, { dataDir, ...(o.pool === undefined ? {} : { pool: o.pool }) }).manifest : loadSplitManifest(o.splits);
-  if (manifest.benchmark !== definition.name) throw new ConfigError({ message: `--splits ${o.splits} is a ${manifest.benchmark} manifest, not ${definition.name}.`, field: 'splits' });
-  const manifestSha256 = createHash('sha256').update(serializeSplitManifest(manifest)).digest('hex');
-  const partition = o.split as PartitionName;
-  const located = locateSplitTasks(definition, manifest.partitions[partition].tasks, dataDir);
-  const options = benchmarkOptions(ctx.registry, definition, { ...located.options, ...benchReceived });
-  const choice = { definition, dataDir, split: located.split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
-  const opened = await openBenchmark(choice);
-  const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name });
+  const { definition, manifest, manifestSha256, partition, located, options, choice, opened, target } = await openExportSetup(ctx, o, benchReceived);
+  const live = o.json ? null : createImproveProgress(process.stderr);
   try {
-    const live = o.json ? null : createImproveProgress(process.stderr);
     const log = (line: string) => {
       if (!o.json) process.stderr.write(`${line}\n`);
     };
@@ -76,12 +62,12 @@ export async function exportRlCommand(ctx: CliContext, received: Record<string, 
       outDir: path.resolve(o.out), formats, batchSize: o.batchSize, ...(o.batches === undefined ? {} : { batches: o.batches }),
       protocol: o.engineerProtocol, threshold: 1, metric: o.metric ?? definition.evaluation.defaultMetric, concurrency: o.concurrency, groupSize: o.groupSize,
       onProgress: log,
-      ...(live ? { onEpisode: (p: { done: number; total: number; outcome?: Outcome }) => live.event({ kind: 'episode', batchTag: 'baseline', ...p }) } : {}),
+      ...(live ? { onBaselineEpisode: (p: { done: number; total: number; outcome?: Outcome }) => live.event({ kind: 'episode', batchTag: 'baseline', ...p }) } : {}),
     });
-    live?.stop();
     out.write(o.json ? `${JSON.stringify(summary, null, 2)}\n` : renderExportSummary(summary));
     return { code: EXIT_OK, summary };
   } finally {
+    live?.stop();
     await opened.environment.close();
     await target.close();
   }

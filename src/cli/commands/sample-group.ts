@@ -24,7 +24,7 @@ import type { RewardMetric } from '../../evaluation/improve/batch-reward.js';
 import { EXIT_OK } from '../exit-codes.js';
 import type { CliContext } from '../cli-context.js';
 
-const probability = (key: string, min: number) =>
+export const probability = (key: string, min: number) =>
   z.union([z.number(), z.string()]).transform((v, ctx) => {
     const n = Number(v);
     if (!Number.isFinite(n) || n < min || n > (key === 'topP' ? 1 : 2)) {

@@ -2,60 +2,33 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
-import { ConfigError, isInfraOutcome, type EpisodeRecord, type Outcome, type RewardMetric } from '../../episode/index.js';
-import { buildEngineerPrompt, type EngineerPromptProtocol } from '../../engineer/engineer-prompt.js';
-import type { EngineerInput } from '../../engineer/engineer.js';
+import type { RewardMetric } from '../../episode/index.js';
 import { PROMPT_VERSION } from '../../engineer/prompt-templates.js';
-import { playBaseline } from '../../evaluation/improve/play-baseline.js';
-import type { ChatModel } from '../../models/chat-model.js';
-import type { Environment } from '../../runtime/environment.js';
-import { assertNoLeakage, TRAINING_PARTITIONS, type LocatedSplit, type LocatedTask, type PartitionName, type SplitManifest } from '../../task-splits/index.js';
+import { assertNoLeakage, type LocatedSplit, type LocatedTask } from '../../task-splits/index.js';
 import { RL_FORMAT_FILES, toJsonl, type RlFormat } from './formats.js';
 import { groupMixedRows, DEFAULT_ROLLOUT_GROUP } from './group-rows.js';
-import { buildRlRow, promptSha256, RL_ROW_VERSION, type RlRow } from './rl-row.js';
+import { buildRlRow, promptSha256, RL_ROW_VERSION, type RlRow, type RowIdentity } from './rl-row.js';
+import { BASELINE_DIR, batchLocatedTasks, checkTrainingPartition, engineerInputOf, playTrainingBatches, type TrainingBaselineOptions, type TrainingPacket } from './training-batches.js';
 import { verlParquet } from './verl-parquet.js';
 import { writeFileAtomic } from './write-atomic.js';
 
 /** Manifest tasks with the environment tasks that play them (task-splits' types, re-exported). */
 export type { LocatedSplit, LocatedTask };
+export { batchLocatedTasks, engineerInputOf, BASELINE_DIR };
 
 /** The canonical rows file of a benchmark (the release's JSONL), read back by `sample-group` and the mixed builder. */
 export const ROWS_FILE = 'rows.jsonl';
 export const MIXED_DIR = 'mixed';
-export const BASELINE_DIR = 'baseline';
 export const EXPORT_SUMMARY_FILE = 'export.json';
 
-export interface ExportRlOptions {
-  benchmark: AnyBenchmarkDefinition;
-  manifest: SplitManifest;
-  /** SHA-256 of the manifest as written (`serializeSplitManifest`). */
-  manifestSha256: string;
-  partition: PartitionName;
-  located: LocatedSplit;
-  /** The no-harness environment the baseline plays in (opened by the caller for `located.split`). */
-  environment: Environment;
-  /** The environment's identity (protocol, rounds, grading…): the serving options frozen into each row. */
-  serving: Record<string, unknown>;
+export interface ExportRlOptions extends TrainingBaselineOptions {
   /** How the environment was opened, so a reward side can open it again. */
   opened: { protocol: string; options: Record<string, unknown>; maxRounds: number | null };
-  target: ChatModel;
-  targetSpec: string;
   /** The served model name (`target_model`). */
   targetModel: string;
-  outDir: string;
   formats: readonly RlFormat[];
-  batchSize: number;
-  /** Only the first N batches. */
-  batches?: number;
-  protocol: EngineerPromptProtocol;
-  threshold: number;
   metric: RewardMetric;
-  concurrency: number;
   groupSize?: number;
-  onProgress?: (line: string) => void;
-  /** Each baseline episode as it is recorded (done/total of the whole export, the outcome when one just finished). */
-  onEpisode?: (progress: { done: number; total: number; outcome?: Outcome }) => void;
 }
 
 export interface ExportRlSummary {
@@ -70,25 +43,39 @@ export interface ExportRlSummary {
   mixed: { rows: number; groups: number; repeated: number; byBenchmark: Record<string, number>; files: { file: string; rows: number; bytes: number; sha256: string }[] };
 }
 
-/** Consecutive batches of located tasks; the manifest's own batches (`[start, end)` task ranges) when the size is the manifest's. */
-export function batchLocatedTasks(manifest: SplitManifest, partition: PartitionName, tasks: readonly LocatedTask[], size: number): LocatedTask[][] {
-  const ranges = manifest.partitions[partition].batches;
-  if (ranges && size === manifest.batchSize) {
-    const byIndex = new Map(tasks.map((t) => [t.index, t]));
-    return ranges.map((r) => Array.from({ length: r.end - r.start }, (_, k) => byIndex.get(r.start + k)).filter((t): t is LocatedTask => t !== undefined)).filter((b) => b.length > 0);
-  }
-  const out: LocatedTask[][] = [];
-  for (let i = 0; i < tasks.length; i += size) out.push(tasks.slice(i, i + size));
-  return out;
-}
-
-/** The engineer's view of one exported batch: what `sample-group` rebuilds from the stored baseline. */
-export function engineerInputOf(benchmark: AnyBenchmarkDefinition, batchTag: string, split: string, taskIndices: number[], records: ReadonlyMap<number, EpisodeRecord>, threshold: number): EngineerInput {
-  const episodes = taskIndices.map((i) => records.get(i)).filter((r): r is EpisodeRecord => r !== undefined && !isInfraOutcome(r.outcome));
-  return { benchmark: benchmark.engineer, batchTag, split, taskIndices, episodes, passThreshold: threshold };
-}
-
 const sha256 = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
+
+/** The identity fields every training row of a packet carries (task ids, environment, manifest, prompt, target). */
+export function packetIdentity(o: TrainingBaselineOptions & Pick<ExportRlOptions, 'opened' | 'metric'>, p: TrainingPacket): RowIdentity {
+  return {
+    row_version: RL_ROW_VERSION,
+    split: o.partition,
+    task_ids: p.kept.map((t) => t.id),
+    task_sha256: p.kept.map((t) => t.sha256),
+    env_split: o.environment.split,
+    env_protocol: o.opened.protocol,
+    env_options: o.opened.options,
+    env_max_rounds: o.opened.maxRounds,
+    task_indices: p.kept.map((t) => t.index),
+    excluded_tasks: p.excluded,
+    split_procedure: o.manifest.procedure,
+    split_manifest_sha256: o.manifestSha256,
+    reward_threshold: o.threshold,
+    reward_metric: o.metric,
+    response_protocol: p.prompt.protocol,
+    schema_style: p.prompt.schemaStyle,
+    prompt_version: PROMPT_VERSION,
+    prompt_static_prefix_sha256: p.prompt.staticPrefixSha256,
+    prompt_sha256: promptSha256(p.prompt.messages, p.prompt.prefill),
+    packet_format: p.packet.format,
+    packet_failures: p.packet.stats.failures,
+    packet_included: p.packet.stats.included,
+    target_spec: o.targetSpec,
+    target_simulated: o.target.simulated,
+    target_serving: o.serving,
+    baseline_run: `${o.benchmark.name}/${BASELINE_DIR}`,
+  };
+}
 
 /**
  * `export rl`: the frozen target's no-harness baseline over a training partition, in batches; per batch
@@ -96,98 +83,31 @@ const sha256 = (content: string | Uint8Array) => createHash('sha256').update(con
  * builder, pinned templates, prefill protocol) in one release row with the baseline frozen in its metadata.
  * Writes `<out>/<bench>/` (baseline run store, rows.jsonl, the requested formats, export.json) and
  * rebuilds `<out>/mixed/` from every benchmark exported into `<out>` so far. No validation or test task
- * reaches a row (checked against the manifest before anything is written).
+ * reaches a row (checked against the manifest before anything is played and before anything is written).
  */
 export async function exportRl(o: ExportRlOptions): Promise<ExportRlSummary> {
-  if (!(TRAINING_PARTITIONS as readonly string[]).includes(o.partition)) {
-    throw new ConfigError({ message: `--split ${o.partition} is held out; RL rows come from ${TRAINING_PARTITIONS.join(' or ')}.`, field: 'split', allowed: TRAINING_PARTITIONS });
-  }
+  checkTrainingPartition(o.partition, 'RL rows');
   const bench = o.benchmark.name;
   const benchDir = path.join(o.outDir, bench);
-  const allBatches = batchLocatedTasks(o.manifest, o.partition, o.located.tasks, o.batchSize);
-  const batches = o.batches === undefined ? allBatches : allBatches.slice(0, o.batches);
-  const tasks = batches.flat();
-  assertNoLeakage(o.manifest, tasks, 'rl rows');
-  if (tasks.length === 0) throw new ConfigError({ message: `No ${bench} ${o.partition} task can be played with this data (${o.located.unplayable.length} unplayable).`, field: 'split' });
-
-  o.onProgress?.(`${bench}: baseline of ${tasks.length} task(s) in ${batches.length} batch(es)`);
-  const records = await playBaseline({
-    dir: path.join(benchDir, BASELINE_DIR), environment: o.environment, target: o.target, taskIndices: tasks.map((t) => t.index),
-    manifest: { bench, split: o.environment.split, target: { spec: o.targetSpec, label: o.target.label, simulated: o.target.simulated }, options: { ...o.serving, splitPartition: o.partition, splitManifestSha256: o.manifestSha256 } },
-    concurrency: o.concurrency, maxInfraRetries: 2,
-    ...(o.onEpisode ? { onProgress: o.onEpisode } : {}),
-  });
-  const byIndex = new Map(records.map((r) => [r.task.index, r]));
-
-  const rows: RlRow[] = [];
-  let noFailures = 0;
-  let infraExcluded = 0;
-  let passes = 0;
-  let scored = 0;
-  batches.forEach((batch, b) => {
-    const batchTag = `${bench}_${o.partition}_${String(b).padStart(4, '0')}`;
-    const scoredTasks = new Set(engineerInputOf(o.benchmark, batchTag, o.environment.split, batch.map((t) => t.index), byIndex, o.threshold).episodes.map((e) => e.task.index));
-    const excluded = batch.filter((t) => !scoredTasks.has(t.index)).map((t) => t.index);
-    // The engineer's input lists the scored tasks, then the excluded ones: what `sample-group` rebuilds from the row.
-    const input = engineerInputOf(o.benchmark, batchTag, o.environment.split, [...batch.filter((t) => scoredTasks.has(t.index)).map((t) => t.index), ...excluded], byIndex, o.threshold);
-    const usable = scoredTasks;
-    infraExcluded += excluded.length;
-    const rewards = input.episodes.map((e) => [e.task.index, e.reward] as const);
-    const pass = rewards.filter(([, r]) => r >= o.threshold).length;
-    passes += pass;
-    scored += rewards.length;
-    if (rewards.length === 0 || pass === rewards.length) {
-      noFailures++;
-      return;
-    }
-    const { prompt, packet } = buildEngineerPrompt(input, { protocol: o.protocol });
-    const kept = batch.filter((t) => usable.has(t.index));
-    rows.push(
-      buildRlRow(
-        prompt.system,
-        prompt.user,
-        {
-          benchmark: bench,
-          batch_tag: batchTag,
-          start: Math.min(...kept.map((t) => t.index)),
-          end: Math.max(...kept.map((t) => t.index)) + 1,
-          batch_size: kept.length,
-          baseline_pass: pass,
-          baseline_rewards: Object.fromEntries(rewards.map(([i, r]) => [String(i), r])),
-          target_model: o.targetModel,
-          target_agent_name: o.target.label,
-        },
-        {
-          row_version: RL_ROW_VERSION,
-          split: o.partition,
-          task_ids: kept.map((t) => t.id),
-          task_sha256: kept.map((t) => t.sha256),
-          env_split: o.environment.split,
-          env_protocol: o.opened.protocol,
-          env_options: o.opened.options,
-          env_max_rounds: o.opened.maxRounds,
-          task_indices: kept.map((t) => t.index),
-          excluded_tasks: excluded,
-          split_procedure: o.manifest.procedure,
-          split_manifest_sha256: o.manifestSha256,
-          reward_threshold: o.threshold,
-          reward_metric: o.metric,
-          response_protocol: prompt.protocol,
-          schema_style: prompt.schemaStyle,
-          prompt_version: PROMPT_VERSION,
-          prompt_static_prefix_sha256: prompt.staticPrefixSha256,
-          prompt_sha256: promptSha256(prompt.messages, prompt.prefill),
-          packet_format: packet.format,
-          packet_failures: packet.stats.failures,
-          packet_included: packet.stats.included,
-          target_spec: o.targetSpec,
-          target_simulated: o.target.simulated,
-          target_serving: o.serving,
-          baseline_run: `${bench}/${BASELINE_DIR}`,
-        },
-      ),
-    );
-  });
+  const played = await playTrainingBatches(o, 'rl rows');
+  const rows: RlRow[] = played.packets.map((p) =>
+    buildRlRow(
+      p.prompt.system,
+      p.prompt.user,
+      {
+        benchmark: bench,
+        batch_tag: p.batchTag,
+        start: Math.min(...p.kept.map((t) => t.index)),
+        end: Math.max(...p.kept.map((t) => t.index)) + 1,
+        batch_size: p.kept.length,
+        baseline_pass: p.pass,
+        baseline_rewards: Object.fromEntries(p.rewards.map(([i, r]) => [String(i), r])),
+        target_model: o.targetModel,
+        target_agent_name: o.target.label,
+      },
+      packetIdentity(o, p),
+    ),
+  );
   // The check again on what is about to be written (ids and content hashes of every row).
   assertNoLeakage(o.manifest, rows.flatMap((r) => r.metadata.task_ids.map((id, k) => ({ id, sha256: r.metadata.task_sha256[k] ?? null }))), 'rl rows');
 
@@ -198,9 +118,9 @@ export async function exportRl(o: ExportRlOptions): Promise<ExportRlSummary> {
     partition: o.partition,
     targetSpec: o.targetSpec,
     targetSimulated: o.target.simulated,
-    tasks: { inPartition: o.manifest.partitions[o.partition].tasks.length, unplayable: o.located.unplayable.length, played: tasks.length },
-    batches: { total: batches.length, rows: rows.length, noFailures, infraExcludedTasks: infraExcluded },
-    baselinePassRate: scored === 0 ? 0 : passes / scored,
+    tasks: { inPartition: o.manifest.partitions[o.partition].tasks.length, unplayable: o.located.unplayable.length, played: played.tasks.length },
+    batches: { total: played.batches.length, rows: rows.length, noFailures: played.noFailures, infraExcludedTasks: played.infraExcludedTasks },
+    baselinePassRate: played.baselinePassRate,
     files: files.map((f) => ({ ...f, file: path.relative(o.outDir, f.file).split(path.sep).join('/') })),
     mixed: { ...mixed, files: mixed.files.map((f) => ({ ...f, file: path.relative(o.outDir, f.file).split(path.sep).join('/') })) },
   };

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+
+import { resolveDataDir } from '../../config/data-dir.js';
+import { ConfigError } from '../../episode/index.js';
+import { benchmarkOptions, chooseProtocol, openBenchmark } from '../../app/open-environment.js';
+import { resolveTarget } from '../../app/resolve-target.js';
+import { locateSplitTasks } from '../../app/split-tasks.js';
+import { buildSplits, loadSplitManifest, serializeSplitManifest, type PartitionName } from '../../task-splits/index.js';
+import { benchmarkOf, type CliContext } from '../cli-context.js';
+
+/** The flags `export rl` and `export sft` share to place a split's tasks and open the frozen target. */
+export interface ExportSetupFlags {
+  bench: string;
+  split: string;
+  target: string;
+  splits?: string | undefined;
+  pool?: string | undefined;
+  dataDir?: string | undefined;
+  protocol?: string | undefined;
+  maxRounds?: number | undefined;
+}
+
+/**
+ * The split manifest (built from the data, or `--splits`), the partition's tasks placed in the environment,
+ * the no-harness environment and the frozen target. The caller closes `opened.environment` and `target`.
+ */
+export async function openExportSetup(ctx: CliContext, o: ExportSetupFlags, benchReceived: Record<string, unknown>) {
+  const definition = await benchmarkOf(ctx, o.bench);
+  const dataDir = resolveDataDir(o.dataDir);
+  if (o.splits === undefined && definition.paperSplits === undefined) throw new ConfigError({ message: `${definition.name} defines no task splits; give a split manifest with --splits.`, field: 'splits' });
+  const manifest = o.splits === undefined ? buildSplits(definition.paperSplits!, { dataDir, ...(o.pool === undefined ? {} : { pool: o.pool }) }).manifest : loadSplitManifest(o.splits);
+  if (manifest.benchmark !== definition.name) throw new ConfigError({ message: `--splits ${o.splits} is a ${manifest.benchmark} manifest, not ${definition.name}.`, field: 'splits' });
+  const manifestSha256 = createHash('sha256').update(serializeSplitManifest(manifest)).digest('hex');
+  const partition = o.split as PartitionName;
+  const located = locateSplitTasks(definition, manifest.partitions[partition].tasks, dataDir);
+  const options = benchmarkOptions(ctx.registry, definition, { ...located.options, ...benchReceived });
+  const choice = { definition, dataDir, split: located.split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
+  const opened = await openBenchmark(choice);
+  try {
+    const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name });
+    return { definition, dataDir, manifest, manifestSha256, partition, located, options, choice, opened, target };
+  } catch (error) {
+    await opened.environment.close();
+    throw error;
+  }
+}
