@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 
 import type { CliContext } from '../cli-context.js';
+import { registerExportAgentSftCommand } from './export-agent-sft.js';
 import { registerExportRlCommand } from './export-rl.js';
 
 /** `harness-r1 export …`: training data for the harness engineer. */
 export function registerExportCommand(program: Command, ctx: CliContext): void {
-  const parent = program.command('export').description('Training data for the harness engineer: rl (RL rows with a frozen baseline).');
+  const parent = program.command('export').description('Training data for the harness engineer: rl (RL rows with a frozen baseline), agent-sft (successful target episodes).');
   registerExportRlCommand(parent, ctx);
+  registerExportAgentSftCommand(parent, ctx);
 }
