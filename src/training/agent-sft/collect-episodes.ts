@@ -3,6 +3,8 @@
  * (harnessed when it was played with a patch) or an `improve` run directory, whose baseline episodes had no
  * intervention and whose reruns had the batch's patch installed.
  */
+import { createHash } from 'node:crypto';
+
 import { isInfraOutcome, type EpisodeRecord } from '../../episode/index.js';
 import type { RunArtifacts, StoredRun } from '../../run-dir/read-run.js';
 
@@ -32,6 +34,7 @@ export interface SourcedEpisode {
   sourcePart: string;
   /** The improve batch whose rerun played it; null otherwise. */
   batchTag: string | null;
+  /** The patch file's digest (`run --patch`), or of the batch's normalized patch (improve reruns). */
   patchSha256: string | null;
   target: { spec: string; label: string; simulated: boolean };
   /** The task file the run played instead of a split (its digest), part of the task's identity. */
@@ -59,7 +62,8 @@ export function collectEpisodes(artifacts: RunArtifacts, sourceRun: string): Sou
   for (const batch of artifacts.batches) {
     if (!batch.rerun || seen.has(batch.rerun.dir)) continue;
     seen.add(batch.rerun.dir);
-    const patchSha256 = batch.rerun.manifest.patch?.sha256 ?? null;
+    // A rerun store records its batch, not a patch file: the patch is the batch's normalized patch.json.
+    const patchSha256 = batch.rerun.manifest.patch?.sha256 ?? (batch.patch ? createHash('sha256').update(JSON.stringify(batch.patch)).digest('hex') : null);
     out.push(...fromStore(batch.rerun, { sourceRun, sourceRunKind: 'improve', kind: 'harnessed', batchTag: batch.tag, patchSha256 }));
   }
   return out;
