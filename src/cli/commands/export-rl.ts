@@ -16,7 +16,7 @@ import { isRlFormat, RL_FORMATS, type RlFormat } from '../../training/rows/forma
 import { DEFAULT_ROLLOUT_GROUP } from '../../training/rows/group-rows.js';
 import { buildSplits, loadSplitManifest, PARTITIONS, serializeSplitManifest, type PartitionName } from '../../task-splits/index.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptions, type CliContext } from '../cli-context.js';
 
 export const ExportRlOptionsSchema = z.object({
   bench: z.string(),
@@ -47,7 +47,7 @@ export function parseFormats(text: string): RlFormat[] {
 
 /** `harness-r1 export rl`: RL rows of a training partition with the frozen target's baseline. */
 export async function exportRlCommand(ctx: CliContext, received: Record<string, unknown>, out: Pick<NodeJS.WriteStream, 'write'> = process.stdout): Promise<{ code: number; summary: ExportRlSummary }> {
-  const { own, bench: benchReceived } = splitOptions(ExportRlOptionsSchema, received);
+  const { own, bench: benchReceived } = splitOptions(ExportRlOptionsSchema, receivedOptions(ctx, received, Object.keys(ExportRlOptionsSchema.shape)));
   const o = parseWith(ExportRlOptionsSchema, own);
   const formats = parseFormats(o.format);
   if (!isEngineerPromptProtocol(o.engineerProtocol)) throw new ConfigError({ message: `Unknown --engineer-protocol '${o.engineerProtocol}'.`, field: 'engineerProtocol', allowed: ENGINEER_PROMPT_PROTOCOLS });
@@ -115,6 +115,7 @@ export function registerExportRlCommand(parent: Command, ctx: CliContext): void 
     .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
     .option('--json', 'machine-readable summary');
   addBenchmarkFlags(command, ctx.registry).action(async (opts: Record<string, unknown>) => {
     process.exitCode = (await exportRlCommand(ctx, opts)).code;
