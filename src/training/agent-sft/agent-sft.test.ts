@@ -61,6 +61,10 @@ describe('agent-SFT chat formats', () => {
     expect(turns[5]!.content).toBe('cols\n\nbad arguments');
     expect(JSON.parse(turns[4]!.content)).toEqual([{ name: 'execute_sql', arguments: { query: 'DESCRIBE t' } }, { name: 'execute_sql', arguments: 'not json' }]);
     expect(sharegptProblem(turns)).toBeNull();
+    // A blocked call: the hook's prompt comes before the call's tool message; both are one turn.
+    const blocked = toSharegptTurns([{ role: 'user', content: 'Q' }, call('b1', 'click_action', '{}'), { role: 'user', content: 'Blocked' }, { role: 'tool', toolCallId: 'b1', content: 'page' }, { role: 'assistant', content: 'ok' }]);
+    expect(blocked.map((t) => [t.role, t.content])).toEqual([['user', 'Q'], ['function_call', '[{"name":"click_action","arguments":{}}]'], ['user', 'Blocked\n\npage'], ['assistant', 'ok']]);
+    expect(sharegptProblem(blocked)).toBeNull();
   });
 
   it('name what LLaMA-Factory would refuse', () => {

@@ -93,15 +93,18 @@ function argumentsValue(text: string): unknown {
 /**
  * The conversation as LLaMA-Factory sharegpt turns. What reaches the agent between two of its turns becomes
  * one turn, since sharegpt alternates: consecutive tool results are one observation, and a message a hook
- * injected after a tool result (a harness hint) is appended to that observation.
+ * injected beside a tool result (a harness hint before or after it, a blocked call's prompt) joins it.
  */
 export function toSharegptTurns(messages: readonly ChatMessage[]): SharegptTurn[] {
   const turns: SharegptTurn[] = [];
   for (const m of messages) {
     const last = turns[turns.length - 1];
-    if (m.role === 'tool' || (m.role === 'user' && last?.role === 'observation')) {
-      if (last?.role === 'observation') last.content = `${last.content}\n\n${m.content}`;
-      else turns.push({ role: 'observation', content: m.content });
+    if ((m.role === 'tool' || m.role === 'user') && (last?.role === 'observation' || last?.role === 'user')) {
+      last.content = `${last.content}\n\n${m.content}`;
+      continue;
+    }
+    if (m.role === 'tool') {
+      turns.push({ role: 'observation', content: m.content });
       continue;
     }
     if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
