@@ -43,11 +43,11 @@ function knownConfigKeys(registry: BenchmarkRegistry): Set<string> {
 }
 
 /**
- * The options a command received, config values filled in. A config key that no command or benchmark knows
- * is refused; keys that belong to other commands (an `engineer` in a config read by `run`) are left out.
+ * The options a command received, config values filled in. A config key that neither this command, the
+ * episode commands nor any benchmark knows is refused; keys that belong to other commands (an `engineer` in a config read by `run`) are left out.
  */
 export function receivedOptions(ctx: CliContext, opts: Record<string, unknown>, ownKeys: readonly string[]): Record<string, unknown> {
-  const known = knownConfigKeys(ctx.registry);
+  const known = new Set([...knownConfigKeys(ctx.registry), ...ownKeys]);
   const unknown = Object.keys(ctx.config?.settings ?? {}).filter((k) => !known.has(k));
   if (unknown.length > 0) {
     throw new ConfigError({ message: `${ctx.config!.file}: unknown setting(s): ${unknown.join(', ')}.`, field: unknown[0]!, allowed: [...known].sort() });

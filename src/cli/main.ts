@@ -38,7 +38,7 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   registerPacketCommand(program, ctx);
   registerProbeCommand(program);
   registerEnvCheckCommand(program, ctx);
-  registerSplitsCommand(program, ctx.registry);
+  registerSplitsCommand(program, ctx.registry, ctx.config);
   registerValidateCommand(program, {
     openCompiler: openSandboxCompiler,
     benchmarks: ctx.registry.patchRules(),

@@ -75,6 +75,7 @@ export function registerHeldoutCommand(experiment: Command, ctx: CliContext): vo
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--out <dir>', 'run directory; an existing one is resumed (default runs/heldout-<bench>-<split>-<time>)')
+    .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
     .option('--json', 'machine-readable summary');
   addBenchmarkFlags(command, ctx.registry)
     .addHelpText('after', `

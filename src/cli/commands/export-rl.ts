@@ -13,7 +13,7 @@ import { isRlFormat, RL_FORMATS, type RlFormat } from '../../training/rows/forma
 import { DEFAULT_ROLLOUT_GROUP } from '../../training/rows/group-rows.js';
 import { PARTITIONS } from '../../task-splits/index.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchNames, protocolHelp, receivedOptions, type CliContext } from '../cli-context.js';
 import { openExportSetup } from './export-setup.js';
 
 export const ExportRlOptionsSchema = z.object({
@@ -45,7 +45,7 @@ export function parseFormats(text: string): RlFormat[] {
 
 /** `harness-r1 export rl`: RL rows of a training partition with the frozen target's baseline. */
 export async function exportRlCommand(ctx: CliContext, received: Record<string, unknown>, out: Pick<NodeJS.WriteStream, 'write'> = process.stdout): Promise<{ code: number; summary: ExportRlSummary }> {
-  const { own, bench: benchReceived } = splitOptions(ExportRlOptionsSchema, received);
+  const { own, bench: benchReceived } = splitOptions(ExportRlOptionsSchema, receivedOptions(ctx, received, Object.keys(ExportRlOptionsSchema.shape)));
   const o = parseWith(ExportRlOptionsSchema, own);
   const formats = parseFormats(o.format);
   if (!isEngineerPromptProtocol(o.engineerProtocol)) throw new ConfigError({ message: `Unknown --engineer-protocol '${o.engineerProtocol}'.`, field: 'engineerProtocol', allowed: ENGINEER_PROMPT_PROTOCOLS });
@@ -105,6 +105,7 @@ export function registerExportRlCommand(parent: Command, ctx: CliContext): void 
     .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
     .option('--json', 'machine-readable summary');
   addBenchmarkFlags(command, ctx.registry).action(async (opts: Record<string, unknown>) => {
     process.exitCode = (await exportRlCommand(ctx, opts)).code;

@@ -1,9 +1,16 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 
 import type { Command } from 'commander';
 
 import { ConfigError } from '../../episode/index.js';
 import { describeProvenance } from '../../report/provenance.js';
+import { renderGroupsReport } from '../../report/render-groups.js';
+import { REPORT_FILE_NAME } from '../../report/write-report.js';
+import { writeArtifact } from '../../run-dir/artifact-file.js';
+import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
+import { findGroupFiles, loadGroupSet } from '../../training/groups/read-groups.js';
 import { writeReport } from '../../report/write-report.js';
 import { EXIT_OK } from '../exit-codes.js';
 
@@ -20,11 +27,30 @@ export interface ReportCommandOptions {
 export async function reportCommand(o: ReportCommandOptions, out: NodeJS.WritableStream = process.stdout): Promise<{ code: number; file: string }> {
   if (typeof o.run !== 'string' || o.run.trim() === '') throw new ConfigError({ message: 'report needs a run directory: harness-r1 report RUN', field: 'run' });
   if (o.out !== undefined && o.out.trim() === '') throw new ConfigError({ message: '--out needs a file name.', field: 'out' });
+  if (holdsOnlyGroups(o.run)) return groupsReport(o, out);
   const { file, artifacts } = await writeReport({ runDir: o.run, ...(o.out !== undefined ? { out: o.out } : {}) });
   const p = describeProvenance(artifacts);
   const labels = [p.simulatedTarget ? 'SIMULATED TARGET' : null, p.symbolicEngineer ? 'SYMBOLIC ENGINEER' : null].filter((x) => x !== null);
   for (const warning of artifacts.warnings) process.stderr.write(`warning: ${warning}\n`);
   out.write(`${file}${labels.length > 0 ? `  (${labels.join(', ')})` : ''}\n`);
+  if (o.open) openInBrowser(file);
+  return { code: EXIT_OK, file };
+}
+
+/** A folder of sample-group results (e.g. an `export rl` folder's `groups/`) that is not itself a run. */
+function holdsOnlyGroups(dir: string): boolean {
+  const root = path.resolve(dir);
+  if (!existsSync(root) || ImproveRunDir.holdsImproveRun(root) || existsSync(path.join(root, 'run.json'))) return false;
+  return findGroupFiles(root).length > 0;
+}
+
+/** The GRPO-groups page of a folder of `group.json` files. */
+function groupsReport(o: ReportCommandOptions, out: NodeJS.WritableStream): { code: number; file: string } {
+  const view = loadGroupSet(o.run);
+  const file = path.resolve(o.out ?? path.join(o.run, REPORT_FILE_NAME));
+  writeArtifact(file, renderGroupsReport(view, { generatedAt: new Date().toISOString() }));
+  const labels = [view.targetSimulated ? 'SIMULATED TARGET' : null, view.engineerSymbolic ? 'SYMBOLIC ENGINEER' : null].filter((x) => x !== null);
+  out.write(`${file}  (${view.groups.length} GRPO group(s), ${view.zeroVarianceGroups} zero-variance)${labels.length > 0 ? `  (${labels.join(', ')})` : ''}\n`);
   if (o.open) openInBrowser(file);
   return { code: EXIT_OK, file };
 }
@@ -42,7 +68,7 @@ export function registerReportCommand(program: Command): void {
   program
     .command('report')
     .description('Write a self-contained HTML report of a run: summary, per-batch and per-task before/after, flips, patches with their verdicts, hooks fired, charts.')
-    .argument('<run>', 'run directory: an improve run (summary.json, baseline/, batches/, reruns/) or a plain run (run.json, episodes.jsonl)')
+    .argument('<run>', 'run directory: an improve run (summary.json, baseline/, batches/, reruns/) or a plain run (run.json, episodes.jsonl); or a folder of sample-group results (group.json files, e.g. <export>/groups/): GRPO group statistics')
     .option('--out <file>', 'where to write the report (default <run>/report.html)')
     .option('--open', 'open the report in a browser once written')
     .addHelpText(

@@ -22,7 +22,7 @@ import { writeFileAtomic } from '../../training/rows/write-atomic.js';
 import { sampleGroup, type SampleGroup } from '../../training/groups/sample-group.js';
 import type { RewardMetric } from '../../evaluation/improve/batch-reward.js';
 import { EXIT_OK } from '../exit-codes.js';
-import type { CliContext } from '../cli-context.js';
+import { receivedOptions, type CliContext } from '../cli-context.js';
 
 export const probability = (key: string, min: number) =>
   z.union([z.number(), z.string()]).transform((v, ctx) => {
@@ -70,7 +70,7 @@ export function readRowAt(spec: string): { row: RlRow; root: string; file: strin
 
 /** `harness-r1 sample-group`: K engineer samples for one RL row through the reward path of improve, with GRPO's statistics. */
 export async function sampleGroupCommand(ctx: CliContext, received: Record<string, unknown>, out: Pick<NodeJS.WriteStream, 'write'> = process.stdout): Promise<{ code: number; group: SampleGroup; file: string }> {
-  const o = parseWith(SampleGroupOptionsSchema, Object.fromEntries(Object.entries(received).filter(([, v]) => v !== undefined)));
+  const o = parseWith(SampleGroupOptionsSchema, receivedOptions(ctx, received, Object.keys(SampleGroupOptionsSchema.shape)));
   const { row, root } = readRowAt(o.row);
   const m = row.metadata;
   const definition = ctx.registry.get(m.benchmark);
@@ -157,6 +157,7 @@ export function registerSampleGroupCommand(program: Command, ctx: CliContext): v
     .option('--out <dir>', 'where reruns and group.json go (default <export>/groups/<batch_tag>)')
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
     .option('--json', 'machine-readable group')
     .action(async (opts: Record<string, unknown>) => {
       process.exitCode = (await sampleGroupCommand(ctx, opts)).code;

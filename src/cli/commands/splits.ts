@@ -7,7 +7,9 @@ import { BenchmarkRegistry, looksLikePath } from '../../benchmarks/registry.js';
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { buildSplits, writeSplits, type CountComparison, type PaperSplits, type SplitManifest, type WrittenFile } from '../../task-splits/index.js';
+import type { ConfigFile } from '../../app/options.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { receivedOptions } from '../cli-context.js';
 
 export interface SplitsCommandOptions {
   bench?: string;
@@ -16,6 +18,9 @@ export interface SplitsCommandOptions {
   dataDir?: string;
   json?: boolean;
 }
+
+/** The settings `splits` reads from flags or a config file. */
+const SPLITS_OPTION_KEYS = ['bench', 'pool', 'out', 'dataDir', 'json'] as const;
 
 /** The registered benchmarks that have paper splits. */
 function withSplits(registry: BenchmarkRegistry): (AnyBenchmarkDefinition & { paperSplits: PaperSplits })[] {
@@ -82,7 +87,7 @@ function renderSummary(m: SplitManifest, files: readonly WrittenFile[]): string 
   return `${lines.join('\n')}\n`;
 }
 
-export function registerSplitsCommand(program: Command, registry: BenchmarkRegistry): void {
+export function registerSplitsCommand(program: Command, registry: BenchmarkRegistry, config?: ConfigFile): void {
   const benches = withSplits(registry);
   const ownFiles = benches.filter((d) => d.paperSplits.filesHelp !== undefined).map((d) => `for ${d.name}, ${d.paperSplits.filesHelp}`);
   program
@@ -92,6 +97,7 @@ export function registerSplitsCommand(program: Command, registry: BenchmarkRegis
     .option('--pool <file>', `a training pool in the benchmark's own format instead of the shipped one: ${benches.map((d) => `${d.name} ${d.paperSplits.poolHelp}`).join(', ')}`)
     .option('--out <dir>', `output folder for manifest.json${ownFiles.length > 0 ? ` (and, ${ownFiles.join('; ')})` : ''}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
     .option('--json', 'machine-readable summary')
     .addHelpText(
       'after',
@@ -108,7 +114,8 @@ lists every task's identity and content sha256, the seeds, the source files with
 counts against the paper's. Validation and test tasks never appear in sft_train or rl_train; exporters
 check their rows against the manifest.`,
     )
-    .action(async (opts: SplitsCommandOptions) => {
-      process.exitCode = await splitsCommand(opts, process.stdout, registry);
+    .action(async (opts: Record<string, unknown>) => {
+      const received = receivedOptions({ registry, ...(config ? { config } : {}) }, opts, SPLITS_OPTION_KEYS) as SplitsCommandOptions;
+      process.exitCode = await splitsCommand(received, process.stdout, registry);
     });
 }
