@@ -1,5 +1,6 @@
 import type { EvalStatus, RewardMetric } from '../../episode/index.js';
 import type { BootstrapOptions, SeedSpread } from '../../statistics/index.js';
+import type { ExperimentCost } from '../shared/experiment-cost.js';
 import { pairedCounts, type PairedCounts, type PairedReward } from '../shared/paired-counts.js';
 import type { HeldoutResultsInput } from './build-results.js';
 import { fullSplitFigures, type EvidenceCell } from './full-split.js';
@@ -65,6 +66,8 @@ export interface HeldoutArtifact {
   pooled: { headline: string; valid: string; deltaPass: SeedSpread; deltaRate: SeedSpread };
   fullSplit: { deltaPass: SeedSpread; deltaRate: SeedSpread };
   files: { results: string; baseline: string; batches: string; arms: string };
+  /** Model calls and tokens per role, from the run directory's files (set once the run is complete). */
+  cost?: ExperimentCost;
 }
 
 export interface HeldoutExperimentSummary {
