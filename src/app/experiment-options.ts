@@ -24,12 +24,10 @@ export function seedListOption(key: string) {
   });
 }
 
-/** What every experiment command shares with `improve`. */
-const experimentOptions = {
-  bench: z.string(),
+/** What every experiment command shares with `improve`, less the benchmark and the target. */
+const commonOptions = {
   split: z.string().optional(),
   tasks: z.string().optional(),
-  target: z.string(),
   out: z.string().optional(),
   dataDir: z.string().optional(),
   maxRounds: intOption('maxRounds', 1, 10_000).optional(),
@@ -38,6 +36,9 @@ const experimentOptions = {
   resamples: intOption('resamples', 1, MAX_BOOTSTRAP_RESAMPLES).default(10_000),
   json: z.boolean().optional(),
 };
+
+/** One benchmark, one target. */
+const experimentOptions = { ...commonOptions, bench: z.string(), target: z.string() };
 
 export const HeldoutOptionsSchema = z.object({
   ...experimentOptions,
@@ -67,3 +68,48 @@ export function patchOrRun(o: AblationOptions): { patch: string } | { from: stri
   if ((o.patch === undefined) === (o.from === undefined)) throw new ConfigError({ message: 'experiment ablation needs exactly one of --patch FILE or --from RUN.', field: 'patch' });
   return o.patch !== undefined ? { patch: o.patch } : { from: o.from! };
 }
+
+/**
+ * A comma-separated list of SPECs: a comma starts a new SPEC only where a SPEC scheme follows, so commas
+ * inside a SPEC (`sim:dbbench?faults=backticks:0.5,give_up:0.2`) stay in it.
+ */
+export function specListOption(key: string) {
+  return z.string().transform((value, ctx) => {
+    const specs = value.split(/,(?=(?:openai|sim|scripted):|symbolic(?:,|$))/).map((s) => s.trim());
+    if (specs.some((s) => s === '') || new Set(specs).size !== specs.length) {
+      ctx.addIssue({ code: 'custom', message: `--${key} must be distinct SPECs separated by commas, got '${value}'.` });
+      return z.NEVER;
+    }
+    return specs;
+  });
+}
+
+/** `--bench a,b`: distinct benchmark names. */
+export function nameListOption(key: string) {
+  return z.string().transform((value, ctx) => {
+    const names = value.split(',').map((s) => s.trim());
+    if (names.some((s) => s === '') || new Set(names).size !== names.length) {
+      ctx.addIssue({ code: 'custom', message: `--${key} must be distinct names separated by commas, got '${value}'.` });
+      return z.NEVER;
+    }
+    return names;
+  });
+}
+
+export const TransferOptionsSchema = z.object({
+  ...commonOptions,
+  bench: nameListOption('bench'),
+  targets: specListOption('targets'),
+  engineer: z.string().default('symbolic'),
+  batchSize: intOption('batchSize', 1, 100_000).default(10),
+});
+export type TransferOptions = z.infer<typeof TransferOptionsSchema>;
+
+export const MainOptionsSchema = z.object({
+  ...commonOptions,
+  benches: nameListOption('benches').optional(),
+  targets: specListOption('targets'),
+  engineers: specListOption('engineers').default(['symbolic']),
+  batchSize: intOption('batchSize', 1, 100_000).default(10),
+});
+export type MainOptions = z.infer<typeof MainOptionsSchema>;

@@ -197,6 +197,18 @@ describe('createLlmEngineer against an OpenAI-compatible server (prefill_think_p
     expect(second.server.requests).toHaveLength(2);
   });
 
+  it('reports the cost of an answer: every request, with the tokens the server counted', async () => {
+    const { engineer } = await engineerWith([
+      { kind: 'text', content: '', usage: { promptTokens: 900, completionTokens: 0 } },
+      { kind: 'text', content: `${REASONING}\n</think>\n<patch>\n${GOOD_PATCH}\n</patch>`, usage: { promptTokens: 901, completionTokens: 57 } },
+    ]);
+    expect(ok(await engineer.propose(engineerInput(records))).usage).toEqual({ modelCalls: 2, promptTokens: 1801, completionTokens: 57 });
+    await server?.close();
+    const error: FakeResponse = { kind: 'http_error', status: 500, body: { error: { message: 'down' } } };
+    const failing = await engineerWith([error, error, error]);
+    expect(await failing.engineer.propose(engineerInput(records))).toMatchObject({ status: 'request_failed', usage: { modelCalls: 1, promptTokens: 0, completionTokens: 0 } });
+  });
+
   it('adds the second-pass revision context when given a previous attempt', async () => {
     const previous = {
       result: { tasks: 11, baselinePass: 7, patchedPass: 8, delta: 1 / 11 },

@@ -41,9 +41,18 @@ export type EngineerResult =
       raw?: { content: string | null; reasoning?: string };
       /** Free-form facts about how the proposal was made (signatures found, templates used, ...). */
       notes?: string[];
+      /** Model calls and tokens this answer cost (LLM engineers; absent for the symbolic engineer). */
+      usage?: EngineerUsage;
     }
   /** The engineer could not answer (request failed after retries, empty answer): scored as no patch. */
-  | { status: 'request_failed'; detail: string; prompt?: ChatMessage[] };
+  | { status: 'request_failed'; detail: string; prompt?: ChatMessage[]; usage?: EngineerUsage };
+
+/** What asking an engineer cost: chat completions requested (failed ones included) and the tokens the server reported. */
+export interface EngineerUsage {
+  modelCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
 
 /** How an engineer works: an LLM (a served or scripted model) or the built-in rule-based engineer. */
 export type EngineerKind = 'llm' | 'symbolic';

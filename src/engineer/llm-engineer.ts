@@ -17,7 +17,7 @@
 import { isModelCallError, type ChatModel, type ChatResponse } from '../models/chat-model.js';
 import { reassembleEngineerText, type ReassembleOptions } from '../patch/index.js';
 import type { ChatMessage } from '../episode/index.js';
-import type { Engineer, EngineerInput, EngineerResult } from './engineer.js';
+import type { Engineer, EngineerInput, EngineerResult, EngineerUsage } from './engineer.js';
 import { buildEngineerPrompt, type EngineerPromptProtocol } from './engineer-prompt.js';
 import type { PacketLimits } from './engineer.js';
 import type { PreviousAttempt } from './previous-attempt.js';
@@ -87,16 +87,24 @@ export function createLlmEngineer(options: LlmEngineerOptions): Engineer {
     kind: 'llm',
     revise: (previous) => createLlmEngineer({ ...options, revision: previous, switchState: state }),
     async propose(input) {
+      let refused: EngineerUsage | undefined;
       if (state.refusal === undefined) {
         const result: Attempt = await first.propose(input);
         if (result.refusal === undefined) return stripRefusal(result);
         state.refusal = result.refusal;
+        refused = result.usage;
       }
-      const result = stripRefusal(await full.propose(input));
+      // The refused request was a model call too: it counts in this answer's cost.
+      const answer = stripRefusal(await full.propose(input));
+      const result = refused && answer.usage ? { ...answer, usage: addUsage(refused, answer.usage) } : answer;
       if (result.status === 'ok') return { ...result, notes: [switchNote(), ...(result.notes ?? [])] };
       return { ...result, detail: `${result.detail} (after: ${switchNote()})` };
     },
   };
+}
+
+function addUsage(a: EngineerUsage, b: EngineerUsage): EngineerUsage {
+  return { modelCalls: a.modelCalls + b.modelCalls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens };
 }
 
 function stripRefusal(result: Attempt): EngineerResult {
@@ -136,7 +144,9 @@ function createSingleProtocolEngineer(options: LlmEngineerOptions): Omit<Enginee
       let response: ChatResponse | undefined;
       let text = '';
       const attempts = 1 + emptyRetries;
+      const usage: EngineerUsage = { modelCalls: 0, promptTokens: 0, completionTokens: 0 };
       for (let attempt = 1; attempt <= attempts; attempt++) {
+        usage.modelCalls++;
         try {
           response = await options.model.complete({ messages, temperature, maxTokens, ...(options.signal ? { signal: options.signal } : {}) });
         } catch (error) {
@@ -146,15 +156,18 @@ function createSingleProtocolEngineer(options: LlmEngineerOptions): Omit<Enginee
             status: 'request_failed',
             detail: `engineer request failed: ${error.message}`,
             prompt: messages,
+            usage,
             ...(refused ? { refusal: `HTTP ${error.status}${error.serverMessage ? `: ${error.serverMessage.slice(0, 200)}` : ''}` } : {}),
           };
         }
+        usage.promptTokens += response.usage.promptTokens;
+        usage.completionTokens += response.usage.completionTokens;
         text = reassembleEngineerText({ content: response.message.content, reasoning: response.message.reasoning ?? null }, reassembly);
         if (!isEmpty(text)) break;
         if (attempt < attempts) notes.push(`empty response on attempt ${attempt}; asked again`);
       }
       if (response === undefined || isEmpty(text)) {
-        return { status: 'request_failed', detail: `engineer returned an empty response ${attempts} time(s)`, prompt: messages };
+        return { status: 'request_failed', detail: `engineer returned an empty response ${attempts} time(s)`, prompt: messages, usage };
       }
       if (response.finishReason === 'length') notes.push(`response stopped at max_tokens (${maxTokens})`);
       if (response.message.toolCalls.length > 0) notes.push(`response carried ${response.message.toolCalls.length} tool call(s); ignored`);
@@ -164,6 +177,7 @@ function createSingleProtocolEngineer(options: LlmEngineerOptions): Omit<Enginee
         prompt: messages,
         raw: { content: response.message.content, ...(response.message.reasoning === undefined ? {} : { reasoning: response.message.reasoning }) },
         notes,
+        usage,
       };
     },
   };

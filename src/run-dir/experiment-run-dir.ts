@@ -8,6 +8,9 @@
  *                                 a resumed run must be the same experiment
  * <run>/arms/<name>/              a run store per extra rerun of the experiment (a seed's held-out tasks,
  *                                 an ablation arm and repeat)
+ * <run>/cells/<bench>/<target>/   an improve-style folder per cell of a multi-target experiment (transfer,
+ *                                 main table): `baseline/`, and `batches/` + `reruns/` directly (one
+ *                                 engineer) or under `<engineer>/` (several)
  * <run>/results.json              the original's results file, where the experiment has one (held-out)
  * <run>/<kind>.json               the experiment's own summary: every figure with its paired statistics
  * ```
@@ -22,6 +25,7 @@ import { ImproveRunDir } from './improve-run-dir.js';
 export const EXPERIMENT_LAYOUT = {
   identity: 'experiment.json',
   arms: 'arms',
+  cells: 'cells',
   results: 'results.json',
 } as const;
 
@@ -48,6 +52,11 @@ export class ExperimentRunDir extends ImproveRunDir {
 
   armDir(name: string): string {
     return path.join(this.root, EXPERIMENT_LAYOUT.arms, name);
+  }
+
+  /** `<run>/cells/<part>/…`: the folder of one cell of a multi-target experiment. */
+  cellDir(...parts: string[]): string {
+    return path.join(this.root, EXPERIMENT_LAYOUT.cells, ...parts);
   }
 
   /**

@@ -86,6 +86,10 @@ describe('harness-r1 experiment heldout (real CLI process, simulated target, rea
       expect(a.seeds[0]).toMatchObject({ valid: true, hooks: ['on_init', 'on_post_step', 'make_pre_hint', 'on_before_action'] });
       const sent = server.requests.filter((q) => q.path.endsWith('/chat/completions'));
       expect(sent).toHaveLength(1);
+      // Cost per role: the one engineer request, and every target episode recorded under the run directory.
+      expect(a.cost?.engineer).toMatchObject({ modelCalls: 1, items: 1 });
+      expect(a.cost!.engineer.promptTokens).toBeGreaterThan(0);
+      expect(a.cost!.target.items).toBeGreaterThanOrEqual(16);
       expect(JSON.stringify(sent[0]!.body)).toMatch(/Observed no-harness rollout evidence:/);
       const results = readHeldoutResults(path.join(out, 'results.json'));
       expect(Object.keys(results.editors)).toEqual(['fake-engineer']);

@@ -1,5 +1,6 @@
 import type { RewardMetric } from '../../episode/index.js';
 import { meanSd, summarizePairedPasses, summarizePairedScores, type BootstrapOptions, type PairedSummary, type SeedSpread } from '../../statistics/index.js';
+import type { ExperimentCost } from '../shared/experiment-cost.js';
 import type { AblationArm } from './ablation-arms.js';
 
 /** One arm played once (one repeat): every task's reward. */
@@ -63,6 +64,8 @@ export interface AblationArtifact {
   repeatTargets: string[];
   excludedTasks: { task: number; where: string }[];
   rows: AblationRow[];
+  /** Model calls and tokens per role, from the run directory's files (set once the run is complete). */
+  cost?: ExperimentCost;
 }
 
 /** Rows of the ablation table from every arm's rewards. */

@@ -1,4 +1,5 @@
 import { formatPairedSummary, type SeedSpread } from '../../statistics/index.js';
+import { formatExperimentCost } from '../shared/experiment-cost.js';
 import { resultLabel } from '../heldout/render-heldout.js';
 import type { AblationArtifact } from './ablation-summary.js';
 
@@ -53,5 +54,6 @@ export function renderAblationTable(a: AblationArtifact, columns: AblationColumn
     line(header.map((_, i) => '-'.repeat(widths[i]!))),
     ...body.map(line),
     'success in %, mean ± sample sd over repeats; (drop vs full) in pp; Avg. is the equal-weight mean of the benchmark columns.',
+    ...(a.cost ? [formatExperimentCost(a.cost)] : []),
   ].join('\n');
 }

@@ -7,6 +7,7 @@ import { canonicalJson } from '../../evaluation/improve/rerun-cache-key.js';
 import type { Environment } from '../../runtime/environment.js';
 import { ExperimentRunDir } from '../../run-dir/experiment-run-dir.js';
 import type { BootstrapOptions } from '../../statistics/index.js';
+import { measureExperimentCost } from '../shared/experiment-cost.js';
 import { playBaseline, type BaselineIdentity } from '../shared/play-baseline.js';
 import { ablationArms } from './ablation-arms.js';
 import { summarizeAblation, type AblationArtifact, type ArmRepeat } from './ablation-summary.js';
@@ -89,6 +90,7 @@ export async function runAblationExperiment(options: AblationOptions): Promise<A
     played,
     ...(options.bootstrap ? { bootstrap: options.bootstrap } : {}),
   });
+  summary.cost = measureExperimentCost(run.root);
   run.writeSummaryOf(ABLATION_KIND, summary);
   return summary;
 }

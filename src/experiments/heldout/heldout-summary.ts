@@ -1,16 +1,13 @@
 import type { EvalStatus, RewardMetric } from '../../episode/index.js';
-import { summarizePairedPasses, summarizePairedScores, type BootstrapOptions, type PairedSummary, type SeedSpread } from '../../statistics/index.js';
+import type { BootstrapOptions, SeedSpread } from '../../statistics/index.js';
+import type { ExperimentCost } from '../shared/experiment-cost.js';
+import { pairedCounts, type PairedCounts, type PairedReward } from '../shared/paired-counts.js';
 import type { HeldoutResultsInput } from './build-results.js';
 import { fullSplitFigures, type EvidenceCell } from './full-split.js';
 import { formatHeldoutHeadline, poolHeldoutCells, type HeldoutCell } from './pooled-arithmetic.js';
 import type { HeldoutCellRecord } from './results-schema.js';
 
-/** One task's reward at baseline and with the seed's patch (the baseline's own reward when the patch was rejected). */
-export interface PairedReward {
-  task: number;
-  baseline: number;
-  patched: number;
-}
+export type { PairedCounts, PairedReward };
 
 /** What one seed of a held-out run produced. */
 export interface HeldoutSeedRun {
@@ -38,20 +35,6 @@ export interface HeldoutSummaryInput {
   /** Tasks left out of every arm: their baseline episode failed for infrastructure reasons after the retries. */
   excludedTasks: { task: number; outcome: string; detail: string }[];
   bootstrap?: BootstrapOptions;
-}
-
-/** Counts and paired statistics of one set of paired tasks. */
-export interface PairedCounts {
-  tasks: number;
-  baselinePass: number;
-  patchedPass: number;
-  deltaPass: number;
-  rescued: number;
-  regressed: number;
-  /** Pass/fail: bootstrap interval of the pass-rate delta and the exact McNemar test. */
-  paired: PairedSummary;
-  /** Mean reward (the paper's Score column): its bootstrap interval; present when the benchmark's metric is the average reward. */
-  score?: PairedSummary;
 }
 
 /** `heldout.json`: the experiment's own summary, every delta with its paired statistics. */
@@ -83,6 +66,8 @@ export interface HeldoutArtifact {
   pooled: { headline: string; valid: string; deltaPass: SeedSpread; deltaRate: SeedSpread };
   fullSplit: { deltaPass: SeedSpread; deltaRate: SeedSpread };
   files: { results: string; baseline: string; batches: string; arms: string };
+  /** Model calls and tokens per role, from the run directory's files (set once the run is complete). */
+  cost?: ExperimentCost;
 }
 
 export interface HeldoutExperimentSummary {
@@ -97,19 +82,7 @@ export function summarizeHeldoutExperiment(input: HeldoutSummaryInput): HeldoutE
   const { bench, threshold } = input;
   const pass = (r: number) => r >= threshold;
   const withScore = input.metric === 'delta_average_reward';
-  const counts = (pairs: readonly PairedReward[]): PairedCounts => {
-    const b = pairs.map((p) => pass(p.baseline));
-    const q = pairs.map((p) => pass(p.patched));
-    const rescued = pairs.filter((_, i) => !b[i] && q[i]).length;
-    const regressed = pairs.filter((_, i) => b[i] && !q[i]).length;
-    const baselinePass = b.filter(Boolean).length;
-    const patchedPass = q.filter(Boolean).length;
-    return {
-      tasks: pairs.length, baselinePass, patchedPass, deltaPass: patchedPass - baselinePass, rescued, regressed,
-      paired: summarizePairedPasses(b, q, input.bootstrap),
-      ...(withScore ? { score: summarizePairedScores(pairs.map((p) => p.baseline), pairs.map((p) => p.patched), input.bootstrap) } : {}),
-    };
-  };
+  const counts = (pairs: readonly PairedReward[]): PairedCounts => pairedCounts(pairs, threshold, withScore, input.bootstrap);
 
   const perSeed = input.seeds.map((s) => ({ run: s, heldOut: counts(s.heldOut), fullSplit: counts([...s.heldOut, ...s.evidence].sort((x, y) => x.task - y.task)) }));
   const cells: HeldoutCell[] = perSeed.map(({ run, heldOut }) => ({

@@ -1,4 +1,5 @@
 import { formatPairedSummary, formatSeedSpread } from '../../statistics/index.js';
+import { formatExperimentCost } from '../shared/experiment-cost.js';
 import type { HeldoutArtifact, PairedCounts } from './heldout-summary.js';
 
 /** The label every output of simulated numbers carries, or '' for a real target and engineer. */
@@ -28,5 +29,6 @@ export function renderHeldoutSummary(a: HeldoutArtifact): string {
   }
   lines.push(`pooled held-out: ${a.pooled.headline} — ${formatSeedSpread(a.pooled.deltaRate)} mean ± sample sd over seeds`);
   lines.push(`full split (with the evidence tasks): ${formatSeedSpread(a.fullSplit.deltaRate)}`);
+  if (a.cost) lines.push(formatExperimentCost(a.cost));
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@ import { improveBatch, rerunPatch, type ImproveContext } from '../../evaluation/
 import type { Environment } from '../../runtime/environment.js';
 import { ExperimentRunDir } from '../../run-dir/experiment-run-dir.js';
 import { seededSample, type BootstrapOptions } from '../../statistics/index.js';
+import { measureExperimentCost } from '../shared/experiment-cost.js';
 import { IncompleteExperimentError } from '../shared/incomplete.js';
 import { playBaseline, type BaselineIdentity } from '../shared/play-baseline.js';
 import { buildHeldoutResults } from './build-results.js';
@@ -106,6 +107,7 @@ export async function runHeldoutExperiment(options: HeldoutExperimentOptions): P
     ...(options.bootstrap ? { bootstrap: options.bootstrap } : {}),
   });
   writeHeldoutResults(run.resultsFile, buildHeldoutResults(summary.resultsInput));
+  summary.artifact.cost = measureExperimentCost(run.root);
   run.writeSummaryOf(HELDOUT_KIND, summary.artifact);
   return summary;
 }

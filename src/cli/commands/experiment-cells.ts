@@ -1,0 +1,70 @@
+import { ConfigError } from '../../episode/index.js';
+import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
+import type { Engineer } from '../../engineer/engineer.js';
+import type { OpenedBench, OpenedTarget } from '../../experiments/shared/open-cells.js';
+import { flagOf } from '../../app/options.js';
+import { resolveEngineer } from '../../app/resolve-engineer.js';
+import { benchmarkOf, type CliContext } from '../cli-context.js';
+import { openExperiment } from './experiment-setup.js';
+
+/** `sim:any[?…]` stands for the simulated target of each benchmark a multi-benchmark experiment plays. */
+export const ANY_SIM = 'sim:any';
+
+/** The SPEC a target plays `bench` with: `sim:any?seed=1` becomes `sim:<bench>?seed=1`; others are unchanged. */
+export function specForBench(spec: string, bench: string): string {
+  if (spec === ANY_SIM || spec.startsWith(`${ANY_SIM}?`)) return `sim:${bench}${spec.slice(ANY_SIM.length)}`;
+  return spec;
+}
+
+/** The heading of a benchmark's columns in the paper's tables (its definition's, or its title's). */
+export function paperColumnsOf(definition: AnyBenchmarkDefinition): { success: string; score?: string } {
+  return { success: definition.paperColumns?.success ?? `${definition.title} Succ.`, score: definition.paperColumns?.score ?? `${definition.title} Score` };
+}
+
+/**
+ * The benchmark options each benchmark of a multi-benchmark experiment gets: the flags it owns. A flag
+ * no chosen benchmark owns is a usage error.
+ */
+export async function benchOptionsPer(ctx: CliContext, benches: readonly string[], received: Record<string, unknown>): Promise<Map<string, Record<string, unknown>>> {
+  const definitions = await Promise.all(benches.map((b) => benchmarkOf(ctx, b)));
+  const given = Object.entries(received).filter(([, v]) => v !== undefined);
+  for (const [key] of given) {
+    if (!definitions.some((d) => d.options.flags.some((f) => f.key === key))) {
+      throw new ConfigError({ message: `${flagOf(key)} applies to none of ${benches.join(', ')}.`, field: key });
+    }
+  }
+  return new Map(definitions.map((d, i) => [benches[i]!, Object.fromEntries(given.filter(([k]) => d.options.flags.some((f) => f.key === k)))]));
+}
+
+/** What a multi-target command passes through to `openExperiment`. */
+export interface CellCommandOptions {
+  split?: string | undefined;
+  tasks?: string | undefined;
+  dataDir?: string | undefined;
+  maxRounds?: number | undefined;
+  protocol?: string | undefined;
+  concurrency: number;
+}
+
+/**
+ * Opens one benchmark with every target (one sandbox pool and one engineer for all of them), as
+ * `improve` opens one: the first target through `openExperiment`, the others beside it.
+ */
+export async function openBenchWithTargets(
+  ctx: CliContext, o: CellCommandOptions, bench: string, targets: readonly string[], benchReceived: Record<string, unknown>, engineer: string | Engineer, rootDir: string, log: (line: string) => void,
+): Promise<OpenedBench> {
+  const setup = await openExperiment(ctx, { ...o, bench, target: specForBench(targets[0]!, bench) }, benchReceived,
+    async (_definition, dataDir) => (typeof engineer === 'string' ? resolveEngineer(engineer, { dataDir }) : { engineer, close: async () => {} }), rootDir, log);
+  try {
+    const opened: OpenedTarget[] = [{ spec: targets[0]!, context: setup.context, identity: setup.baselineIdentity }];
+    for (const spec of targets.slice(1)) {
+      const played = specForBench(spec, bench);
+      const other = await setup.openTarget(played);
+      opened.push({ spec, context: { ...setup.context, target: other.model, rerunContext: { ...setup.context.rerunContext, target: played } }, identity: other.identity });
+    }
+    return { name: setup.definition.name, split: setup.split, columns: paperColumnsOf(setup.definition), taskIndices: setup.taskIndices, environment: setup.baselineEnvironment, targets: opened, close: () => setup.close() };
+  } catch (error) {
+    await setup.close();
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import type { MainArtifact } from '../../src/experiments/main-table/main-summary.js';
+import { startFakeOpenAIServer } from '../../src/models/fake-openai-server.js';
+import { PROJECT_ROOT, runCli } from './cli-helpers.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'harness-main-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const dataDir = process.env.HARNESS_DATA_DIR ?? path.join(PROJECT_ROOT, '..', 'shared', 'data');
+const shipped = path.join(dataDir, 'patches', 'heldout_generalization', 'harness-r1', 'seed20260720', 'dbbench.json');
+
+interface Line { task: { index: number }; reward: number; outcome: string }
+const lastPerTask = (file: string) => new Map(readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line).map((l) => [l.task.index, l]));
+
+describe('harness-r1 experiment main (real CLI process, simulated target, real sandbox)', () => {
+  it('default harness, the symbolic engineer and an LLM engineer over real HTTP: rows match the run stores, the LLM engineer\'s cost is counted', async () => {
+    const server = await startFakeOpenAIServer(() => ({ kind: 'text', content: `Recurring failures.\n</think>\n<patch>${readFileSync(shipped, 'utf8')}</patch>`, usage: { promptTokens: 1000, completionTokens: 200 } }));
+    try {
+      const out = path.join(root, 'dbbench');
+      const engineers = `symbolic,openai:${server.url}#fake-engineer`;
+      const args = ['experiment', 'main', '--benches', 'dbbench', '--split', 'dev', '--tasks', '0:6', '--batch-size', '3', '--targets', 'sim:any?seed=3', '--engineers', engineers, '--resamples', '300', '--out', out];
+      const r = await runCli([...args, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const a = JSON.parse(r.stdout) as MainArtifact;
+      expect(a.labels).toEqual(['simulated target', 'symbolic engineer']);
+      expect(a.rows.map((row) => row.row)).toEqual(['default', 'e1', 'e2']);
+      expect(a.rows[0]!.cells[0]!.excludedTasks).toEqual([5]);
+
+      // The default row is the baseline's records; each engineer row its reruns where the patch was valid.
+      const baseline = lastPerTask(path.join(out, 'cells', 'dbbench', 't1', 'baseline', 'episodes.jsonl'));
+      const tasks = [0, 1, 2, 3, 4];
+      expect(a.rows[0]!.cells[0]!.success).toBeCloseTo(tasks.filter((t) => baseline.get(t)!.reward >= 1).length / 5, 12);
+      for (const row of a.rows.slice(1)) {
+        const cell = row.cells[0]!;
+        const patched = new Map([...baseline].map(([t, x]) => [t, x.reward]));
+        for (const b of cell.batches) {
+          const result = JSON.parse(readFileSync(path.join(out, cell.dir, 'batches', b.tag, 'result.json'), 'utf8')) as { rerun: { cacheKey: string } | null; validPatch: boolean };
+          if (result.rerun && result.validPatch) for (const [t, x] of lastPerTask(path.join(out, cell.dir, 'reruns', result.rerun.cacheKey, 'episodes.jsonl'))) patched.set(t, x.reward);
+        }
+        const passes = tasks.filter((t) => patched.get(t)! >= 1).length;
+        expect(cell.success).toBeCloseTo(passes / 5, 12);
+        expect(row.avgDelta).toBeCloseTo(cell.success - a.rows[0]!.cells[0]!.success, 12);
+        expect(cell.vsDefault!.success.delta).toBeCloseTo(row.avgDelta!, 12);
+      }
+      // The LLM engineer's batches all carry the shipped patch; its cost is what the server counted.
+      expect(a.rows[2]!.cells[0]!.batches.every((b) => b.validPatch)).toBe(true);
+      const asked = server.requests.filter((q) => q.path.endsWith('/chat/completions')).length;
+      expect(asked).toBe(a.rows[2]!.cells[0]!.batches.filter((b) => b.status !== 'no_failures').length);
+      expect(a.cost.engineer).toMatchObject({ modelCalls: asked, promptTokens: 1000 * asked, completionTokens: 200 * asked });
+
+      const again = await runCli(args);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/^Target +Harness +DBBench Succ\. +Avg\.$/m);
+      expect(again.stdout).toMatch(/^sim:any\?seed=3 +Default harness \(no patch\) +\d+\.\d +\d+\.\d$/m);
+      expect(again.stdout).toMatch(/^sim:any\?seed=3 +\+ openai:\S+ +\d+\.\d \([+−]\d+\.\d\) +\d+\.\d \([+−]\d+\.\d\)$/m);
+      expect(again.stdout).toMatch(/· dbbench: [+−]\d+\.\d pp \[95% CI .*McNemar p=/);
+      expect(again.stdout).toMatch(new RegExp(`engineer ${asked} model call\\(s\\), ${(1000 * asked).toLocaleString('en-US')} prompt`));
+      // Resumed: the engineer server is not asked again.
+      expect(server.requests.filter((q) => q.path.endsWith('/chat/completions')).length).toBe(asked);
+    } finally {
+      await server.close();
+    }
+  }, 600_000);
+});
