@@ -7,7 +7,7 @@ import { html, type SafeHtml } from '../html.js';
 import { CHART_COLORS, whiskerChart } from './experiment-charts.js';
 import type { ExperimentPage, ExperimentView } from './experiment-page.js';
 import { loadHeldoutPage, type HeldoutPageModel, type HeldoutSeedFiles, type HeldoutTaskRow } from './heldout-model.js';
-import { card, chartsSection, fileLink, filesSection, simulatedSuffix } from './page-parts.js';
+import { card, chartsSection, filesSection, simulatedSuffix } from './page-parts.js';
 
 function pairedCell(c: PairedCounts, name: string): SafeHtml {
   return html`<td class="num" data-cell="${name}">${formatPairedSummary(c.paired)}</td>`;
