@@ -107,12 +107,12 @@ function charts(m: AblationPageModel): ChartSpec[] {
   const short = (r: AblationRow) => (r.arm === 'full' ? 'full' : r.arm === 'none' ? 'none' : r.arm.replace(/^no_/, 'w/o '));
   return [
     whiskerChart({
-      id: 'chart-ablation', title: `Success per arm${sim}`, yTitle: 'success (%)', groups,
+      id: 'chart-ablation', title: `Success per arm${sim}`, yTitle: 'success (%)', groups, labelAngle: -30,
       bars: a.rows.map((r) => ({ label: short(r), group: group(r), value: r.success.mean * 100, low: (r.success.mean - (r.success.sd ?? 0)) * 100, high: (r.success.mean + (r.success.sd ?? 0)) * 100 })),
       caption: `Pass rate of every arm, mean over repeats with ± one sample sd.${sim ? ' SIMULATED target: not a real model’s results.' : ''}`,
     }),
     whiskerChart({
-      id: 'chart-ablation-drop', title: `Drop vs the full patch${sim}`, yTitle: 'Δ success vs full (pp)', groups, zeroLine: true,
+      id: 'chart-ablation-drop', title: `Drop vs the full patch${sim}`, yTitle: 'Δ success vs full (pp)', groups, zeroLine: true, labelAngle: -30,
       bars: a.rows.filter((r) => r.paired).map((r) => ({ label: short(r), group: group(r), value: r.paired!.delta * 100, low: r.paired!.ci.low * 100, high: r.paired!.ci.high * 100 })),
       caption: `Each arm minus the full patch, paired over tasks × repeats; whiskers are the paired bootstrap 95% interval.${sim ? ' SIMULATED target.' : ''}`,
     }),

@@ -21,6 +21,8 @@ export interface WhiskerChartOptions {
   bars: WhiskerBar[];
   /** Draw a line at zero (deltas). */
   zeroLine?: boolean;
+  /** Angle of the bar labels (default 0; long labels read better at -30). */
+  labelAngle?: number;
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -31,10 +33,10 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
  */
 export function whiskerChart(o: WhiskerChartOptions): ChartSpec {
   const values = o.bars.map((b) => ({ label: b.label, group: b.group, value: round1(b.value), low: round1(b.low), high: round1(b.high) }));
-  const x = { field: 'label', type: 'nominal', title: null, sort: null, axis: { labelAngle: 0 } } as const;
+  const x = { field: 'label', type: 'nominal', title: null, sort: null, axis: { labelAngle: o.labelAngle ?? 0 } } as const;
   const spec: TopLevelSpec = {
     title: o.title,
-    width: Math.max(240, o.bars.length * 64),
+    width: Math.max(240, o.bars.length * 72),
     height: 220,
     data: { values },
     layer: [

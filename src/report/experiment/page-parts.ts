@@ -15,7 +15,7 @@ export function simulatedSuffix(simulated: boolean): string {
 
 export function chartsSection(charts: readonly ReportChart[], badges: Badges): SafeHtml {
   if (charts.length === 0) return html``;
-  return html`<section id="charts"><h2>Charts ${badges.target}</h2><div class="charts">${charts.map(
+  return html`<section id="charts"><h2>Charts ${badges.target}</h2><div class="charts pair">${charts.map(
     (c) => html`<figure id="${c.id}" aria-label="${c.title}">${trustedHtml(c.svg)}<figcaption>${c.caption}</figcaption></figure>`,
   )}</div></section>`;
 }
