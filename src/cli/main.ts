@@ -34,7 +34,7 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   registerRunCommand(program, ctx);
   registerImproveCommand(program, ctx);
   registerExperimentCommand(program, ctx);
-  registerReportCommand(program);
+  registerReportCommand(program, ctx);
   registerPacketCommand(program, ctx);
   registerProbeCommand(program);
   registerEnvCheckCommand(program, ctx);

@@ -9,7 +9,8 @@ import { formatPassCount, formatPercent, formatPoints, formatReward, formatSigne
 import { html, slug, trustedHtml, type HtmlValue, type SafeHtml } from './html.js';
 import type { RunArtifacts } from '../run-dir/read-run.js';
 import { describeProvenance, type Provenance } from './provenance.js';
-import { REPORT_CSP, REPORT_CSS, REPORT_SCRIPT } from './report-assets.js';
+import { makeBadges, renderBanners, type Badges } from './badges.js';
+import { renderPageShell } from './page-shell.js';
 import { renderEpisode, renderHookFirings } from './render-episode.js';
 import { modelTurnHealthOf, renderModelTurnBanners, renderModelTurnCounts } from './render-model-turns.js';
 import { renderBatchPatch } from './render-patch.js';
@@ -22,23 +23,6 @@ export interface RenderReportOptions {
 
 type ImproveArtifacts = Extract<RunArtifacts, { kind: 'improve' }>;
 type PlainRunArtifacts = Extract<RunArtifacts, { kind: 'run' }>;
-
-interface Badges {
-  target: SafeHtml;
-  engineer: SafeHtml;
-  both: SafeHtml;
-}
-
-function makeBadges(p: Provenance): Badges {
-  const target = p.simulatedTarget ? html`<span class="badge sim" title="results of the built-in simulated target, not a real model">SIMULATED TARGET</span>` : html``;
-  const engineer = p.symbolicEngineer ? html`<span class="badge sym" title="patches written by the built-in symbolic engineer, not an LLM">SYMBOLIC ENGINEER</span>` : html``;
-  return { target, engineer, both: html`${target}${engineer}` };
-}
-
-function renderBanners(p: Provenance): SafeHtml {
-  return html`${p.simulatedTarget ? html`<div class="banner sim" data-provenance="simulated-target">SIMULATED TARGET — every episode in this report was played by the built-in simulated target (<code>${p.targetLabel}</code>), not by a real model. Its numbers exercise the harness; they say nothing about any model.</div>` : ''}
-${p.symbolicEngineer ? html`<div class="banner sym" data-provenance="symbolic-engineer">SYMBOLIC ENGINEER — the patches in this report were written by the built-in symbolic engineer (<code>${p.engineerLabel ?? ''}</code>), a rule-based generator, not an LLM.</div>` : ''}`;
-}
 
 function card(label: string, value: HtmlValue, metric: string, tone: 'pos' | 'neg' | '' = ''): SafeHtml {
   return html`<div class="card"><div class="label">${label}</div><div class="value ${tone}" data-metric="${metric}">${value}</div></div>`;
@@ -245,31 +229,16 @@ export function renderReport(artifacts: RunArtifacts, charts: readonly ReportCha
     : [['summary', 'Summary'], ['charts', 'Charts'], ['families', 'Per family'], ['tasks', 'Per task'], ['hooks', 'Hooks fired'], ['episodes', 'Episodes']];
   const health = modelTurnHealthOf(artifacts);
   const body = improve ? renderImprove(artifacts, p, badges, charts, health) : renderPlainRun(artifacts, p, badges, charts, health);
-  const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="harness-r1 report">
-<title>${title}</title>
-<style>${trustedHtml(REPORT_CSS)}</style>
-</head>
-<body data-report-kind="${artifacts.kind}" data-simulated-target="${String(p.simulatedTarget)}" data-symbolic-engineer="${String(p.symbolicEngineer)}">
-<header>
-<h1>harness-r1 report: ${bench} ${badges.both}</h1>
-<p class="subtitle">${subtitle}</p>
-${renderBanners(p)}
-${artifacts.warnings.map((w) => html`<div class="banner warn">${w}</div>`)}${renderModelTurnBanners(health)}
-<nav>${sections.map(([id, label]) => html`<a href="#${id ?? ''}">${label ?? ''}</a>`)}</nav>
-</header>
-<main>
-${body}
-</main>
-<footer>Made by <code>harness-r1 report</code> from the run's stored artifacts only; nothing was replayed.${options.generatedAt ? ` Generated ${options.generatedAt}.` : ''}</footer>
-<script>${trustedHtml(REPORT_SCRIPT)}</script>
-</body>
-</html>
-`;
-  return page.value;
+  return renderPageShell({
+    title,
+    heading: html`harness-r1 report: ${bench} ${badges.both}`,
+    subtitle,
+    bodyData: [['report-kind', artifacts.kind], ['simulated-target', String(p.simulatedTarget)], ['symbolic-engineer', String(p.symbolicEngineer)]],
+    banners: html`${renderBanners(p)}
+${artifacts.warnings.map((w) => html`<div class="banner warn">${w}</div>`)}${renderModelTurnBanners(health)}`,
+    sections,
+    body,
+    footer: html`Made by <code>harness-r1 report</code> from the run's stored artifacts only; nothing was replayed.`,
+    ...(options.generatedAt ? { generatedAt: options.generatedAt } : {}),
+  });
 }

@@ -44,6 +44,7 @@ figure { margin: 10px 0 18px; }
 figure svg { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; }
 figcaption { color: var(--muted); font-size: 13px; margin-top: 4px; max-width: 760px; }
 .charts { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
+.charts.pair > figure { flex: 1 1 420px; max-width: 560px; }
 pre, code { font-family: var(--mono); font-size: 12px; }
 pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; margin: 4px 0 8px; }
 pre.code { white-space: pre; }

@@ -12,6 +12,7 @@
  *                                 main table): `baseline/`, and `batches/` + `reruns/` directly (one
  *                                 engineer) or under `<engineer>/` (several)
  * <run>/results.json              the original's results file, where the experiment has one (held-out)
+ * <run>/patch.json                the one patch the experiment reruns, where it is given (ablation)
  * <run>/<kind>.json               the experiment's own summary: every figure with its paired statistics
  * ```
  */
@@ -27,6 +28,7 @@ export const EXPERIMENT_LAYOUT = {
   arms: 'arms',
   cells: 'cells',
   results: 'results.json',
+  patch: 'patch.json',
 } as const;
 
 /** `experiment.json`: the experiment's kind and every setting that changes its numbers. */
@@ -43,6 +45,15 @@ export class ExperimentRunDir extends ImproveRunDir {
 
   get resultsFile(): string {
     return path.join(this.root, EXPERIMENT_LAYOUT.results);
+  }
+
+  /** `<run>/patch.json`: the patch an experiment was given, kept so that its page can link to it. */
+  get patchFile(): string {
+    return path.join(this.root, EXPERIMENT_LAYOUT.patch);
+  }
+
+  writePatch(patch: unknown): void {
+    writeJsonArtifact(this.patchFile, patch);
   }
 
   /** `<run>/<kind>.json`. */

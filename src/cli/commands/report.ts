@@ -12,15 +12,19 @@ import { writeArtifact } from '../../run-dir/artifact-file.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { findGroupFiles, loadGroupSet } from '../../training/groups/read-groups.js';
 import { writeReport } from '../../report/write-report.js';
+import { holdsExperimentRun, writeExperimentReport } from '../../report/experiment/write-experiment-report.js';
+import type { CliContext } from '../cli-context.js';
 import { EXIT_OK } from '../exit-codes.js';
 
 export interface ReportCommandOptions {
-  /** The run directory: an `improve` run or a plain `run`. */
+  /** The run directory: an `improve` run, a plain `run`, or an experiment's run directory (`experiment.json`). */
   run: string;
   /** Where to write the HTML (default `<run>/report.html`). */
   out?: string;
   /** Open the report in the desktop's browser once written. */
   open?: boolean;
+  /** The registry's benchmark definitions name the paper's table columns (experiment pages). */
+  ctx?: CliContext;
 }
 
 /** Writes a run's HTML report and prints its path; the library function behind `harness-r1 report`. */
@@ -28,10 +32,8 @@ export async function reportCommand(o: ReportCommandOptions, out: NodeJS.Writabl
   if (typeof o.run !== 'string' || o.run.trim() === '') throw new ConfigError({ message: 'report needs a run directory: harness-r1 report RUN', field: 'run' });
   if (o.out !== undefined && o.out.trim() === '') throw new ConfigError({ message: '--out needs a file name.', field: 'out' });
   if (holdsOnlyGroups(o.run)) return groupsReport(o, out);
-  const { file, artifacts } = await writeReport({ runDir: o.run, ...(o.out !== undefined ? { out: o.out } : {}) });
-  const p = describeProvenance(artifacts);
-  const labels = [p.simulatedTarget ? 'SIMULATED TARGET' : null, p.symbolicEngineer ? 'SYMBOLIC ENGINEER' : null].filter((x) => x !== null);
-  for (const warning of artifacts.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const { file, labels, warnings } = holdsExperimentRun(o.run) ? await writeExperiment(o) : await writeRun(o);
+  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
   out.write(`${file}${labels.length > 0 ? `  (${labels.join(', ')})` : ''}\n`);
   if (o.open) openInBrowser(file);
   return { code: EXIT_OK, file };
@@ -40,7 +42,7 @@ export async function reportCommand(o: ReportCommandOptions, out: NodeJS.Writabl
 /** A folder of sample-group results (e.g. an `export rl` folder's `groups/`) that is not itself a run. */
 function holdsOnlyGroups(dir: string): boolean {
   const root = path.resolve(dir);
-  if (!existsSync(root) || ImproveRunDir.holdsImproveRun(root) || existsSync(path.join(root, 'run.json'))) return false;
+  if (!existsSync(root) || ImproveRunDir.holdsImproveRun(root) || existsSync(path.join(root, 'run.json')) || existsSync(path.join(root, 'experiment.json'))) return false;
   return findGroupFiles(root).length > 0;
 }
 
@@ -55,6 +57,25 @@ function groupsReport(o: ReportCommandOptions, out: NodeJS.WritableStream): { co
   return { code: EXIT_OK, file };
 }
 
+async function writeRun(o: ReportCommandOptions): Promise<{ file: string; labels: string[]; warnings: string[] }> {
+  const { file, artifacts } = await writeReport({ runDir: o.run, ...(o.out !== undefined ? { out: o.out } : {}) });
+  const p = describeProvenance(artifacts);
+  const labels = [p.simulatedTarget ? 'SIMULATED TARGET' : null, p.symbolicEngineer ? 'SYMBOLIC ENGINEER' : null].filter((x) => x !== null);
+  return { file, labels, warnings: artifacts.warnings };
+}
+
+function writeExperiment(o: ReportCommandOptions): Promise<{ file: string; labels: string[]; warnings: string[] }> {
+  const registry = o.ctx?.registry;
+  return writeExperimentReport({
+    runDir: o.run,
+    ...(o.out !== undefined ? { out: o.out } : {}),
+    columnsOf: (bench) => {
+      const definition = registry?.names().includes(bench) ? registry.get(bench) : undefined;
+      return definition ? { success: definition.paperColumns?.success ?? `${definition.title} Succ.`, score: definition.paperColumns?.score ?? `${definition.title} Score` } : undefined;
+    },
+  });
+}
+
 /** Hands the file to the desktop's opener; a missing opener is reported, never fatal. */
 function openInBrowser(file: string): void {
   const [command, args] =
@@ -64,11 +85,11 @@ function openInBrowser(file: string): void {
   child.unref();
 }
 
-export function registerReportCommand(program: Command): void {
+export function registerReportCommand(program: Command, ctx?: CliContext): void {
   program
     .command('report')
     .description('Write a self-contained HTML report of a run: summary, per-batch and per-task before/after, flips, patches with their verdicts, hooks fired, charts.')
-    .argument('<run>', 'run directory: an improve run (summary.json, baseline/, batches/, reruns/) or a plain run (run.json, episodes.jsonl); or a folder of sample-group results (group.json files, e.g. <export>/groups/): GRPO group statistics')
+    .argument('<run>', 'run directory: an improve run (summary.json, baseline/, batches/, reruns/), a plain run (run.json, episodes.jsonl) or an experiment (experiment.json); or a folder of sample-group results (group.json files, e.g. <export>/groups/): GRPO group statistics')
     .option('--out <file>', 'where to write the report (default <run>/report.html)')
     .option('--open', 'open the report in a browser once written')
     .addHelpText(
@@ -76,6 +97,9 @@ export function registerReportCommand(program: Command): void {
       `
 The report reads only the stored artifacts (it never plays an episode) and works offline: inline CSS, inline
 SVG charts, no external files. Results of a simulated target or the symbolic engineer are labelled as such.
+An experiment's run directory (experiment heldout, experiment ablation) gets its page: the tables in the
+paper's layouts, the charts, and links to every patch and to the episodes behind each number (every run
+store it links to gets its own report.html).
 
 Examples:
   harness-r1 report runs/improve-<bench>-dev-20260101-120000
@@ -86,6 +110,7 @@ Examples:
         run,
         ...(opts.out !== undefined ? { out: String(opts.out) } : {}),
         ...(opts.open ? { open: true } : {}),
+        ...(ctx ? { ctx } : {}),
       });
       process.exitCode = result.code;
     });

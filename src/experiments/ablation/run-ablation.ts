@@ -45,6 +45,7 @@ export async function runAblationExperiment(options: AblationOptions): Promise<A
   const run = new ExperimentRunDir(first.rootDir);
   const patchSha = createHash('sha256').update(canonicalJson(options.patch)).digest('hex');
   run.claim({ schemaVersion: 1, kind: ABLATION_KIND, settings: { bench: first.benchmark.name, split: first.split, tasks: options.taskIndices, repeats: options.repeats.length, patch: patchSha, ...options.settings } });
+  run.writePatch(options.patch);
   const hooksInPatch = new Set(options.patch.actions.flatMap((a) => (a.type === 'add_code_hook' ? [a.hook] : [])));
   const arms = ablationArms();
   const played: ArmRepeat[] = [];
