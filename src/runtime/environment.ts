@@ -1,4 +1,4 @@
-import type { TaskRef } from '../episode/index.js';
+import type { TaskRef, ToolSpec } from '../episode/index.js';
 import type { EpisodeBase, EpisodeSource } from '../environments/environment.js';
 import { type Ending, LoopContext, type LoopRequest } from './episode-loop.js';
 import type { EpisodeHooks } from '../hooks/hook-provider.js';
@@ -19,6 +19,8 @@ export interface PlayDeps {
 export interface PlayableEpisode {
   readonly task: TaskRef;
   readonly info: Record<string, unknown>;
+  /** The tools the model is offered (none in a text protocol). */
+  readonly tools?: readonly ToolSpec[];
   /** Starts the loop; `context.state` accumulates the conversation while `ending` settles. */
   start(deps: PlayDeps): { context: LoopContext; ending: Promise<Ending> };
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export function bindEpisode<E extends EpisodeBase>(episode: E, play: EpisodeLoop
   return {
     task: episode.task,
     info: episode.info,
+    ...(episode.tools ? { tools: episode.tools } : {}),
     start(deps) {
       const context = new LoopContext<E>(deps.model, episode, deps.hooks, deps.request, deps.signal);
       return { context: context as unknown as LoopContext, ending: play(context) };
