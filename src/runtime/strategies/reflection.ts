@@ -97,7 +97,8 @@ export async function reflectAndRetry(options: ReflectOptions): Promise<RunEpiso
   const detail: ReflectionDetail = {
     text: reflection,
     usage,
-    retry: { outcome: r.outcome, reward: r.reward, rounds: r.rounds, steps: r.steps, hookTrace: r.hookTrace, messages: r.messages, usage: r.usage, detail: r.detail },
+    // Stored as the model saw it: the reflection is in the system prompt of every request of this episode.
+    retry: { outcome: r.outcome, reward: r.reward, rounds: r.rounds, steps: r.steps, hookTrace: r.hookTrace, messages: r.messages.length > 0 ? withMemory(r.messages, reflection) : r.messages, usage: r.usage, detail: r.detail },
   };
   return {
     record: { ...record, detail: { ...record.detail, reflection: detail } },

@@ -123,6 +123,8 @@ describe('Reflection', () => {
     const detail = record.detail.reflection as { text: string; retry: { outcome: string; rounds: number } };
     expect(detail.text).toBe('I committed without querying; look the date up first.');
     expect(detail.retry).toMatchObject({ outcome: 'success', rounds: 2 });
+    // The stored second conversation is what the model saw: the reflection in its system prompt.
+    expect((detail.retry as unknown as { messages: { content: string }[] }).messages[0]!.content).toBe(calls[2]!.messages[0]!.content);
     expect(successAt2([record])).toMatchObject({ tasks: 1, success1: 0, success2: 1, retried: 1, rescued: 1, successAt1: 0, successAt2: 1 });
   });
 
