@@ -10,7 +10,7 @@ import regexp from 'eslint-plugin-regexp';
  */
 const FOLDERS = [
   'episode', 'python', 'config', 'statistics', 'models', 'environments', 'hooks', 'store', 'task-splits', 'runtime', 'sandbox',
-  'patch', 'engineer', 'run-dir', 'benchmark', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing',
+  'patch', 'engineer', 'run-dir', 'benchmark', 'evaluation', 'experiments', 'training', 'serving', 'report', 'benchmarks', 'app', 'cli', 'testing',
 ];
 const LAYERS = {
   episode: FOLDERS.filter((f) => f !== 'episode'),
@@ -27,12 +27,13 @@ const LAYERS = {
   patch: FOLDERS.filter((f) => !['patch', 'episode', 'python', 'hooks'].includes(f)),
   engineer: FOLDERS.filter((f) => !['engineer', 'episode', 'python', 'models', 'hooks', 'patch'].includes(f)),
   'run-dir': FOLDERS.filter((f) => !['run-dir', 'episode', 'python', 'config', 'store', 'engineer', 'patch', 'hooks'].includes(f)),
-  benchmark: ['run-dir', 'sandbox', 'evaluation', 'experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing'],
-  evaluation: ['experiments', 'training', 'report', 'benchmarks', 'app', 'cli', 'testing'],
-  experiments: ['report', 'benchmarks', 'app', 'cli', 'testing'],
-  training: ['report', 'benchmarks', 'app', 'cli', 'testing'],
-  report: ['training', 'benchmarks', 'app', 'cli', 'testing'],
-  benchmarks: ['evaluation', 'experiments', 'training', 'report', 'app', 'cli', 'testing'],
+  benchmark: ['run-dir', 'sandbox', 'evaluation', 'experiments', 'training', 'serving', 'report', 'benchmarks', 'app', 'cli', 'testing'],
+  evaluation: ['experiments', 'training', 'serving', 'report', 'benchmarks', 'app', 'cli', 'testing'],
+  experiments: ['serving', 'report', 'benchmarks', 'app', 'cli', 'testing'],
+  training: ['serving', 'report', 'benchmarks', 'app', 'cli', 'testing'],
+  serving: ['experiments', 'report', 'benchmarks', 'app', 'cli', 'testing'],
+  report: ['training', 'serving', 'benchmarks', 'app', 'cli', 'testing'],
+  benchmarks: ['evaluation', 'experiments', 'training', 'serving', 'report', 'app', 'cli', 'testing'],
   app: ['cli', 'testing'],
   cli: ['testing'],
 };

@@ -103,6 +103,16 @@ const ENTRIES: Entry[] = [
     name: 'held-out figures', command: { bench: 'heldout-figures.ts' }, args: [], quickArgs: [],
     figures: [{ label: 'held-out statistics time per editor', pattern: /\(paired statistics: .*, ([\d.]+) s for the editor\)/, unit: 's' }],
   },
+  {
+    name: 'serve-reward', command: { bench: 'serve-reward-bench.ts' }, args: [], quickArgs: ['--hits', '300', '--reruns', '4', '--concurrency', '4'],
+    figures: [
+      { label: 'serve-reward: cache hits, single-item requests (sim)', pattern: /^cache hits: ([\d.]+) rewards\/s/, unit: 'rewards/s' },
+      { label: 'serve-reward: cache hits, 100-item requests (sim)', pattern: /; ([\d.]+) rewards\/s in 100-item/, unit: 'rewards/s' },
+      { label: 'serve-reward: p50 overhead of a cache hit', pattern: /cache hit ([\d.]+) ms;/, unit: 'ms' },
+      { label: 'serve-reward: p50 overhead of a new job besides its rerun', pattern: /besides its rerun ([\d.]+) ms/, unit: 'ms' },
+      { label: 'serve-reward: reruns in flight at peak, 200 ms/turn (sim)', pattern: /rerun concurrency: peak (\d+) of/, unit: 'reruns' },
+    ],
+  },
 ];
 
 function run(entry: Entry): Promise<{ code: number | null; stdout: string; stderr: string; wallMs: number }> {

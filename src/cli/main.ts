@@ -11,6 +11,7 @@ import { registerProbeCommand } from './commands/probe.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerSampleGroupCommand } from './commands/sample-group.js';
+import { registerServeRewardCommand } from './commands/serve-reward.js';
 import { registerSplitsCommand } from './commands/splits.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { openSandboxCompiler } from '../app/sandbox-compiler.js';
@@ -46,6 +47,7 @@ export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry
   });
   registerExportCommand(program, ctx);
   registerSampleGroupCommand(program, ctx);
+  registerServeRewardCommand(program, ctx);
   return program;
 }
 

@@ -113,7 +113,7 @@ export function createImproveProgress(stream: NodeJS.WriteStream = process.stder
         if (e.stage === 'done') {
           batchesDone++;
           settle(`${e.batchTag}: done → ${e.detail ?? '?'} (${batchesDone} batch(es) done, elapsed ${elapsed})`);
-        } else settle(`${e.batchTag}: ${e.stage}`);
+        } else settle(`${e.batchTag}: ${e.stage}${e.detail ? ` → ${e.detail}` : ''}`);
         stage = null;
         return;
       }

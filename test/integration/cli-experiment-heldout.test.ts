@@ -21,6 +21,9 @@ describe('harness-r1 experiment heldout (real CLI process, simulated target, rea
     const args = ['experiment', 'heldout', '--bench', 'dbbench', '--split', 'dev', '--tasks', '0:30', '--target', 'sim:dbbench?seed=1', '--evidence', '4', '--seeds', '11,12', '--resamples', '500', '--out', out];
     const r = await runCli([...args, '--json']);
     expect(r.code, r.stderr).toBe(0);
+    // The live view (plain lines off a terminal): the baseline's episodes, then each seed's held-out rerun.
+    expect(r.stderr).toMatch(/baseline: 30\/30 episodes, successes \d+, elapsed/);
+    expect(r.stderr).toMatch(/seed11\S* rerun: \d+\/\d+ episodes, successes \d+/);
     const a = JSON.parse(r.stdout) as HeldoutArtifact & { results: string };
     expect(a.labels).toEqual(['simulated target', 'symbolic engineer']);
     expect(a.seeds.map((s) => s.seed)).toEqual([11, 12]);

@@ -13,6 +13,7 @@ import { splitOptions } from '../../app/options.js';
 import type { z } from 'zod';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
 import { parseTaskRange } from '../parse-task-range.js';
+import { createImproveProgress } from '../progress.js';
 import { benchmarkOf, receivedOptions, type CliContext } from '../cli-context.js';
 
 /** What an experiment command opens before its protocol runs; `close` releases all of it. */
@@ -54,8 +55,10 @@ export async function openExperiment(
   const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
   const opened = await openBenchmark(choice);
   const { environment, identity } = opened;
-  for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
-  const closers: (() => Promise<void>)[] = [() => environment.close()];
+  for (const notice of opened.notices ?? []) log(notice);
+  // One live view of every stage (baseline, engineer, reruns): episodes done/total, successes, elapsed, ETA.
+  const live = createImproveProgress(process.stderr);
+  const closers: (() => Promise<void>)[] = [() => environment.close(), async () => live.stop()];
   const close = async () => {
     for (const c of closers.reverse()) await c();
   };
@@ -83,10 +86,7 @@ export async function openExperiment(
       metric,
       maxInfraRetries: 2,
       rerunContext: { target: o.target, bench: definition.name, split, ...identity, threshold: 1, metric },
-      onProgress: (e) => {
-        if (e.kind === 'stage') log(`${e.batchTag}: ${e.stage}${e.detail ? ` → ${e.detail}` : ''}`);
-        else if (e.done === e.total) log(`${e.batchTag}: ${e.total} episode(s) recorded`);
-      },
+      onProgress: (e) => live.event(e),
     };
     const identityOf = (spec: string, model: ImproveContext['target']): BaselineIdentity => ({
       bench: definition.name, split: environment.split, target: { spec, label: model.label, simulated: model.simulated }, options: identity, ...(opened.data ? { data: opened.data } : {}),

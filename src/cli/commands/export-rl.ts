@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 
 import { resolveDataDir } from '../../config/data-dir.js';
-import { ConfigError, REWARD_METRICS } from '../../episode/index.js';
+import { ConfigError, REWARD_METRICS, type Outcome } from '../../episode/index.js';
+import { createImproveProgress } from '../progress.js';
 import { isEngineerPromptProtocol, ENGINEER_PROMPT_PROTOCOLS } from '../../engineer/engineer-prompt.js';
 import { benchmarkOptions, chooseProtocol, openBenchmark } from '../../app/open-environment.js';
 import { choiceOption, DEFAULT_BATCH_SIZE, intOption, parseWith, splitOptions } from '../../app/options.js';
@@ -64,6 +65,7 @@ export async function exportRlCommand(ctx: CliContext, received: Record<string, 
   const opened = await openBenchmark(choice);
   const target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name });
   try {
+    const live = o.json ? null : createImproveProgress(process.stderr);
     const log = (line: string) => {
       if (!o.json) process.stderr.write(`${line}\n`);
     };
@@ -74,7 +76,9 @@ export async function exportRlCommand(ctx: CliContext, received: Record<string, 
       outDir: path.resolve(o.out), formats, batchSize: o.batchSize, ...(o.batches === undefined ? {} : { batches: o.batches }),
       protocol: o.engineerProtocol, threshold: 1, metric: o.metric ?? definition.evaluation.defaultMetric, concurrency: o.concurrency, groupSize: o.groupSize,
       onProgress: log,
+      ...(live ? { onEpisode: (p: { done: number; total: number; outcome?: Outcome }) => live.event({ kind: 'episode', batchTag: 'baseline', ...p }) } : {}),
     });
+    live?.stop();
     out.write(o.json ? `${JSON.stringify(summary, null, 2)}\n` : renderExportSummary(summary));
     return { code: EXIT_OK, summary };
   } finally {

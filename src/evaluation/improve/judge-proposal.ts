@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EpisodeRecord, HookName, Outcome } from '../../episode/index.js';
 import { withDisabledHooks } from '../../hooks/disabled-hooks.js';
 import { isInfraOutcome } from '../../episode/index.js';
-import type { EngineerResult } from '../../engineer/engineer.js';
+import type { EngineerProposal, EngineerResult } from '../../engineer/engineer.js';
 import type { Environment } from '../../runtime/environment.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
@@ -95,13 +95,8 @@ export async function judgeProposal(ctx: RewardPathContext, batch: JudgedBatch, 
   if (proposal.status === 'request_failed') return { ...none, decision: decideReward({ ...evidence, proposal: 'request_failed' }), notes: [proposal.detail] };
   if (proposal.proposal.kind === 'patch' && proposal.proposal.patch === null) return { ...none, decision: decideReward({ ...evidence, proposal: 'no_patch' }), notes: engineerNotes };
 
-  // A benchmark whose runtime executes no legacy DSL action requires code hooks only, as the original's shop evaluator does.
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'validate' });
-  const options = { bench: ctx.benchmark.name, benchmarks: ctx.patchRules, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.benchmark.evaluation.codeHookOnly };
-  const verdict: PatchVerdict =
-    proposal.proposal.kind === 'response'
-      ? await validateEngineerResponse(proposal.proposal.text, { ...options, protocol: proposal.proposal.protocol })
-      : await validatePatch(proposal.proposal.patch, options);
+  const verdict = await validateProposal(ctx, proposal.proposal);
   sinks.onVerdict?.(verdict);
   if (verdict.kind === 'invalid') {
     return { ...none, verdict, decision: decideReward({ ...evidence, proposal: 'proposed', verdict }), rejection: describeRejection(verdict.rejection), notes: engineerNotes };
@@ -136,6 +131,18 @@ export async function judgeProposal(ctx: RewardPathContext, batch: JudgedBatch, 
     ? [...engineerNotes, ...sandboxNotes, `${infra.length} rerun episode(s) still failed for infrastructure reasons after ${attempts} attempt(s): ${infra.map((r) => `#${r.task.index} ${r.outcome}`).join(', ')}`]
     : [...engineerNotes, ...sandboxNotes];
   return { decision, verdict, patch, patchedRewards, hookEffects, hookFaults, rejection: null, rerun: { cacheKey, cacheHit, attempts, infraFailures: infra.length }, notes };
+}
+
+/**
+ * The validation stage of the reward path on its own: exactly as the original (plus the runtime no-op
+ * check of the RL config). A benchmark whose runtime executes no legacy DSL action requires code hooks
+ * only, as the original's shop evaluator does.
+ */
+export async function validateProposal(ctx: Pick<RewardPathContext, 'benchmark' | 'patchRules' | 'compiler'>, proposal: EngineerProposal): Promise<PatchVerdict> {
+  const options = { bench: ctx.benchmark.name, benchmarks: ctx.patchRules, compiler: ctx.compiler, rejectRuntimeNoop: true, codeHookOnly: ctx.benchmark.evaluation.codeHookOnly };
+  return proposal.kind === 'response'
+    ? validateEngineerResponse(proposal.text, { ...options, protocol: proposal.protocol })
+    : validatePatch(proposal.patch, options);
 }
 
 /**

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
-import { ConfigError, isInfraOutcome, type EpisodeRecord, type RewardMetric } from '../../episode/index.js';
+import { ConfigError, isInfraOutcome, type EpisodeRecord, type Outcome, type RewardMetric } from '../../episode/index.js';
 import { buildEngineerPrompt, type EngineerPromptProtocol } from '../../engineer/engineer-prompt.js';
 import type { EngineerInput } from '../../engineer/engineer.js';
 import { PROMPT_VERSION } from '../../engineer/prompt-templates.js';
@@ -54,6 +54,8 @@ export interface ExportRlOptions {
   concurrency: number;
   groupSize?: number;
   onProgress?: (line: string) => void;
+  /** Each baseline episode as it is recorded (done/total of the whole export, the outcome when one just finished). */
+  onEpisode?: (progress: { done: number; total: number; outcome?: Outcome }) => void;
 }
 
 export interface ExportRlSummary {
@@ -113,6 +115,7 @@ export async function exportRl(o: ExportRlOptions): Promise<ExportRlSummary> {
     dir: path.join(benchDir, BASELINE_DIR), environment: o.environment, target: o.target, taskIndices: tasks.map((t) => t.index),
     manifest: { bench, split: o.environment.split, target: { spec: o.targetSpec, label: o.target.label, simulated: o.target.simulated }, options: { ...o.serving, splitPartition: o.partition, splitManifestSha256: o.manifestSha256 } },
     concurrency: o.concurrency, maxInfraRetries: 2,
+    ...(o.onEpisode ? { onProgress: o.onEpisode } : {}),
   });
   const byIndex = new Map(records.map((r) => [r.task.index, r]));
 
