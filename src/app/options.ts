@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { ConfigError, REWARD_METRICS } from '../episode/index.js';
 import { DEFAULT_BATCH_SIZE } from '../evaluation/improve/batches.js';
 import { parseDisabledHooks } from '../hooks/disabled-hooks.js';
+import { STRATEGY_NAMES } from '../runtime/strategies/index.js';
 
 /** `--flag-name` of a camelCase key. */
 export function flagOf(key: string): string {
@@ -68,6 +69,8 @@ const episodeOptions = {
   disableHooks: disabledHooksOption('disableHooks').optional(),
   /** Start a new run directory instead of continuing (or refusing) the one named. */
   new: z.boolean().optional(),
+  /** A baseline target strategy (`react`, `self_refine`, `reflection`); absent: the plain target. */
+  strategy: choiceOption('strategy', STRATEGY_NAMES).optional(),
 };
 
 export const RunOptionsSchema = z.object({

@@ -5,6 +5,7 @@ import { parseModelSpec } from '../models/model-spec.js';
 import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { loadScriptedModelFile } from '../models/scripted-model.js';
 import type { BenchmarkRegistry } from '../benchmarks/registry.js';
+import { withStrategyReplies } from '../runtime/strategies/sim-strategy-replies.js';
 export interface ResolvedTarget {
   model: ChatModel & Partial<Pick<OpenAICompatibleModel, 'endpoint' | 'listModels'>>;
   /** Stops whatever the target started (the simulated target's local server). */
@@ -36,7 +37,16 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
       if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
         throw new ConfigError({ message: `latency_ms must be an integer number of milliseconds (0..600000), got '${latencyText}'.`, field: 'target' });
       }
-      const reply = simulatedReplier(context.registry, parsed.bench, context.dataDir, new URLSearchParams(simParams), context.taskFile);
+      // The baseline strategies' own requests (critique, reflection) are answered in front of the simulation;
+      // a Reflection retry is played by the same simulation under a derived seed (an independent second draw).
+      const params = new URLSearchParams(simParams);
+      const retryParams = new URLSearchParams(simParams);
+      retryParams.set('seed', String(retrySeed(Number(params.get('seed') ?? 0))));
+      const dataDir = context.dataDir;
+      let retry: ReturnType<typeof simulatedReplier> | undefined;
+      const reply = withStrategyReplies(simulatedReplier(context.registry, parsed.bench, dataDir, params, context.taskFile), (request) =>
+        (retry ??= simulatedReplier(context.registry, parsed.bench, dataDir, retryParams, context.taskFile))(request),
+      );
       const server = await startFakeOpenAIServer({
         recordRequests: false,
         models: [`sim-${parsed.bench}`],
@@ -60,6 +70,11 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
     case 'symbolic':
       throw new ConfigError({ message: "'symbolic' is an engineer, not a target model.", field: 'target', allowed: ['openai:<base-url>#<model>', ...simSpecs(context.registry), 'scripted:<file>'] });
   }
+}
+
+/** The seed a simulated target plays a Reflection retry with: another draw, fixed by the run's seed. */
+function retrySeed(seed: number): number {
+  return Number.isFinite(seed) ? (seed * 7919 + 104729) % 2_147_483_647 : 104729;
 }
 
 /** `sim:<name>` for every benchmark with a simulated target. */

@@ -5,6 +5,7 @@ import type { Environment } from '../runtime/environment.js';
 import type { HookProvider } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest } from '../models/chat-model.js';
 import { runEpisode } from '../runtime/run-episode.js';
+import { reflectAndRetry, strategyModel, type StrategyName } from '../runtime/strategies/index.js';
 import type { RunStore } from '../store/run-store.js';
 
 export interface BatchProgress {
@@ -27,6 +28,11 @@ export interface RunBatchOptions {
   signal?: AbortSignal;
   /** Play again the tasks whose recorded episode ended in an infrastructure failure. */
   retryInfra?: boolean;
+  /**
+   * A baseline target strategy: `react` and `self_refine` change every turn; `reflection` plays a failed
+   * task a second time with a reflection in context (stored in the record's `detail.reflection`).
+   */
+  strategy?: StrategyName;
 }
 
 export interface RunBatchResult {
@@ -82,7 +88,36 @@ async function playOne(options: RunBatchOptions, index: number, attempt: number)
     await episode.close().catch(() => undefined);
     return infraRecord(environment, index, attempt, 'hook_fault', error, started);
   }
-  const { record, timing } = await runEpisode({ model: options.model, episode, hooks, attempt, ...(options.request ? { request: options.request } : {}) });
+  const model = strategyModel(options.model, options.strategy);
+  const request = options.request ? { request: options.request } : {};
+  let played = await runEpisode({ model, episode, hooks, attempt, ...request });
+  if (options.strategy === 'reflection') {
+    played = await reflectAndRetry({
+      model,
+      first: played,
+      ...(episode.tools ? { tools: episode.tools } : {}),
+      ...(options.request?.temperature !== undefined ? { temperature: options.request.temperature } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      playAgain: async (withReflection) => {
+        const again = performance.now();
+        let second;
+        try {
+          second = await environment.openEpisode(index);
+        } catch (error) {
+          return infraRecord(environment, index, attempt, 'env_error', error, again);
+        }
+        let secondHooks;
+        try {
+          secondHooks = await options.hooks.openEpisode();
+        } catch (error) {
+          await second.close().catch(() => undefined);
+          return infraRecord(environment, index, attempt, 'hook_fault', error, again);
+        }
+        return runEpisode({ model: withReflection, episode: second, hooks: secondHooks, attempt, ...request });
+      },
+    });
+  }
+  const { record, timing } = played;
   return { record, timing: { totalMs: timing.totalMs, modelMs: timing.modelMs } };
 }
 

@@ -20,6 +20,13 @@ export interface ChatResponse {
   latencyMs: number;
   /** The response caps that cut this turn (see `response-limits.ts`); absent when none did. */
   limits?: ResponseLimitHit[];
+  /**
+   * How many model requests stand behind this turn (a baseline strategy such as Self-Refine makes several
+   * per turn; their usage is summed above). Absent: one.
+   */
+  calls?: number;
+  /** What a baseline strategy did on this turn (its decision, the draft, the critique), for the record. */
+  strategy?: Record<string, unknown>;
 }
 
 /**

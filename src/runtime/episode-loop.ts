@@ -32,6 +32,8 @@ export class EpisodeState {
   preamble = 0;
   /** Every response cap that bit, with its round; recorded as `detail.modelLimits` when there is one. */
   readonly limitHits: (ResponseLimitHit & { round: number })[] = [];
+  /** What a baseline strategy did on each turn (`detail.strategyTurns` when there is one). */
+  readonly strategyTurns: (Record<string, unknown> & { round: number })[] = [];
 }
 
 /** An error from the model, the environment or the hook machinery, kept apart so it ends as the right Outcome. */
@@ -96,7 +98,8 @@ export class LoopContext<E extends EpisodeBase = EpisodeBase> {
       }
     });
     s.rounds = round;
-    s.usage.modelCalls++;
+    s.usage.modelCalls += response.calls ?? 1;
+    if (response.strategy) s.strategyTurns.push({ round, ...response.strategy });
     s.usage.promptTokens += response.usage.promptTokens;
     s.usage.completionTokens += response.usage.completionTokens;
     s.modelMs.push(response.latencyMs);

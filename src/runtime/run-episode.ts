@@ -53,7 +53,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<RunEpisode
     outcome: ending.outcome,
     reward: ending.reward,
     rounds: s.rounds,
-    detail: { ...episode.info, ...ending.detail, ...(s.limitHits.length > 0 ? { modelLimits: s.limitHits } : {}) },
+    detail: { ...episode.info, ...ending.detail, ...(s.limitHits.length > 0 ? { modelLimits: s.limitHits } : {}), ...(s.strategyTurns.length > 0 ? { strategyTurns: s.strategyTurns } : {}) },
     steps: s.steps,
     hookTrace: s.hookTrace,
     messages: s.messages,

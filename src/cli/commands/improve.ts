@@ -34,6 +34,11 @@ export type ImproveCommandOptions = ImproveOptions;
 export async function improveCommand(ctx: CliContext, received: Record<string, unknown>, out: NodeJS.WriteStream = process.stdout): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
   const { own, bench: benchReceived } = splitOptions(ImproveOptionsSchema, receivedOptions(ctx, received, Object.keys(ImproveOptionsSchema.shape)));
   const o = parseWith(ImproveOptionsSchema, own);
+  // improve's reward compares success@1 of a baseline and a rerun; a strategy would have to be part of both
+  // and of the stored baseline's identity, and Reflection's success@2 must never enter that comparison.
+  if (o.strategy !== undefined) {
+    throw new ConfigError({ message: `--strategy is not supported by improve yet: play the baseline strategies with 'harness-r1 run --strategy ${o.strategy}' (reflection reports success@2 there, apart from success@1).`, field: 'strategy' });
+  }
   const definition = await benchmarkOf(ctx, o.bench);
   const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
   if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
@@ -193,6 +198,7 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--max-rounds <n>', `rounds (or steps) per episode (default: ${roundsHelp(ctx.registry)})`)
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--strategy <name>', 'baseline target strategies are played with run --strategy; improve refuses them (its reward is success@1)')
     .option('--disable-hooks <positions>', `lifecycle positions whose hooks are not called in reruns, comma-separated: ${HOOK_NAMES.join(', ')}`)
     .option('--revise', 'LLM engineers: a second pass per batch that sees the first patch, its result, its flips and traces of its rerun (adds <tag>-revision rows)')
     .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')

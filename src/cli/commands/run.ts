@@ -5,6 +5,9 @@ import type { Command } from 'commander';
 import { ConfigError, HOOK_NAMES } from '../../episode/index.js';
 import { runBatch } from '../../evaluation/run-batch.js';
 import { summarizeRun } from '../../evaluation/summarize-run.js';
+import { successAt2 } from '../../evaluation/success-at-2.js';
+import { STRATEGY_NAMES } from '../../runtime/strategies/index.js';
+import { describeStrategy, renderSuccessAt2 } from '../render-strategy.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { withDisabledHooks } from '../../hooks/disabled-hooks.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
@@ -112,7 +115,7 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
     patch: patch?.manifest ?? null,
     // Run settings that change records belong to the identity too (null: this version's default); disabled
     // positions change what the run means, so a resume must agree on them as well.
-    options: { ...envOptions, maxRecordBytes: storeOptions.maxRecordBytes, ...(patch ? { hookTimeoutMs: o.hookTimeoutMs ?? null, hookKillLimit: o.hookKillLimit ?? null } : {}), ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}) },
+    options: { ...envOptions, maxRecordBytes: storeOptions.maxRecordBytes, ...(patch ? { hookTimeoutMs: o.hookTimeoutMs ?? null, hookKillLimit: o.hookKillLimit ?? null } : {}), ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(o.strategy ? { strategy: o.strategy } : {}) },
     ...(opened.data ? { data: opened.data } : {}),
   };
   const controller = new AbortController();
@@ -133,17 +136,22 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
       onProgress: (p) => progress.update(p),
       signal: controller.signal,
       ...(o.retryInfra ? { retryInfra: true } : {}),
+      ...(o.strategy ? { strategy: o.strategy } : {}),
     });
     progress.stop();
     const records = result.records.filter((r) => taskIndices.includes(r.task.index));
     const summary = summarizeRun(records);
+    // Reflection's figure is success@2: reported on its own, beside (never in place of) success@1.
+    const reflection = o.strategy === 'reflection' ? successAt2(records) : undefined;
     const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(o.strategy ? { strategy: o.strategy } : {}), sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, ...(reflection ? { successAt2: reflection } : {}), modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label, { fullTable: o.tasksTable === true })}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
       if (o.disableHooks) out.write(`disabled lifecycle positions (hooks there are not called): ${o.disableHooks.join(', ')}\n`);
+      if (o.strategy) out.write(`${describeStrategy(o.strategy, records)}\n`);
+      if (reflection) out.write(`${renderSuccessAt2(reflection)}\n`);
       const unshipped = opened.data?.unshipped;
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${environment.split} are not shipped with the data (listed in run.json)\n`);
       out.write(`run directory: ${dir}\n`);
@@ -188,6 +196,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
     .option('--disable-hooks <positions>', `lifecycle positions whose hooks are not called, comma-separated: ${HOOK_NAMES.join(', ')}`)
+    .option('--strategy <name>', `a baseline target strategy: ${STRATEGY_NAMES.join(', ')} (reflection reports success@2 on its own line)`)
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)')
     .option('--hook-kill-limit <n>', 'switch a hook off for the rest of an episode after its calls cost this many sandbox worker kills (default 2; 0 never)')
     .option('--max-rounds <n>', `rounds (or steps) per episode (default: ${roundsHelp(ctx.registry)})`)
