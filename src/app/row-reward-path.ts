@@ -38,6 +38,8 @@ export function rowRewardPaths(o: {
   /** Episodes played at once within one rerun. */
   episodeConcurrency: number;
   maxInfraRetries: number;
+  /** What the reruns differ in from `improve`'s defaults (e.g. a hook time limit); part of every rerun's cache key. */
+  extraRerunContext?: Record<string, unknown>;
 }): RowRewardPaths {
   const targets = new Map<string, Promise<ResolvedTarget>>();
   const compiler = sandboxCompiler(o.pool);
@@ -80,7 +82,7 @@ export function rowRewardPaths(o: {
         benchmark: definition, patchRules: o.registry.patchRules(), split: m.env_split, rootDir: o.rootDir,
         openEnvironment: async (patch) => (await openBenchmark(choice, patch)).environment,
         target, compiler, pool: o.pool, concurrency: o.episodeConcurrency, threshold: m.reward_threshold, metric, maxInfraRetries: o.maxInfraRetries,
-        rerunContext: { target: targetSpec, bench: definition.name, split: m.env_split, ...probe.identity, threshold: m.reward_threshold, metric },
+        rerunContext: { target: targetSpec, bench: definition.name, split: m.env_split, ...probe.identity, threshold: m.reward_threshold, metric, ...o.extraRerunContext },
       },
       untouched: decideReward(evidence),
       baselinePass: [...baseline.values()].filter((r) => r >= m.reward_threshold).length,

@@ -178,7 +178,7 @@ describe('reward adapters against the real serve-reward (simulated DBBench targe
     const rowsDir = path.join(work, 'rl');
     await exportRlCommand(ctx, { bench: 'dbbench', target: 'sim:dbbench', out: rowsDir, batchSize: '3', batches: '1', json: true }, { write: () => true });
     row = readRows(path.join(rowsDir, 'dbbench', 'rows.jsonl'))[0]!;
-    server = await openRewardServer(ctx, { rows: rowsDir, store: path.join(work, 'store'), port: 0 });
+    server = await openRewardServer(ctx, { rows: rowsDir, store: path.join(work, 'store'), port: 0, hookTimeoutMs: '1000' });
   }, 600_000);
   afterAll(async () => {
     await server?.close();

@@ -54,7 +54,8 @@ describe('serve-reward (simulated target)', () => {
   let server: RewardServer;
   const storeA = path.join(work, 'store-a');
   beforeAll(async () => {
-    server = await openRewardServer(ctx, { rows: rowsDir, store: storeA, port: 0, maxBodyBytes: '65536' });
+    // A hook time limit well above the default: a loaded machine must not turn a working hook into a timeout fault.
+    server = await openRewardServer(ctx, { rows: rowsDir, store: storeA, port: 0, maxBodyBytes: '65536', hookTimeoutMs: '1000' });
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -71,8 +72,8 @@ describe('serve-reward (simulated target)', () => {
     expect(empty).toMatchObject({ status: 'engineer_request_failed_treated_as_no_patch', reward: 0 });
 
     // The same patches through judgeProposal itself, in another folder: the same rewards.
-    const pool = createSandboxPool({ size: 1 });
-    const paths = rowRewardPaths({ registry: ctx.registry, dataDir: resolveDataDir(undefined), rootDir: path.join(work, 'direct'), pool, episodeConcurrency: 4, maxInfraRetries: 2 });
+    const pool = createSandboxPool({ size: 1, hookTimeoutMs: 1000 });
+    const paths = rowRewardPaths({ registry: ctx.registry, dataDir: resolveDataDir(undefined), rootDir: path.join(work, 'direct'), pool, episodeConcurrency: 4, maxInfraRetries: 2, extraRerunContext: { hookTimeoutMs: 1000 } });
     try {
       const prepared = await paths.prepare(RowCatalog.load([rowsDir]).all()[0]!);
       for (const [patch, served] of [[VALID, valid!], [INERT, inert!]] as const) {
@@ -170,7 +171,7 @@ describe('serve-reward killed mid-rerun', () => {
   it('keeps every finished result after SIGKILL, reruns nothing finished, and finishes the interrupted job at restart', async () => {
     const store = path.join(work, 'store-c');
     const start = async () => {
-      const proc = spawnCli(['serve-reward', '--rows', rowsDir, '--store', store, '--port', '0'], { HARNESS_R1_FROM_SOURCE: '1' });
+      const proc = spawnCli(['serve-reward', '--rows', rowsDir, '--store', store, '--port', '0', '--hook-timeout-ms', '1000'], { HARNESS_R1_FROM_SOURCE: '1' });
       let out = '';
       proc.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       for (let i = 0; i < 600 && !/listening on (\S+)/.test(out); i++) await new Promise((r) => setTimeout(r, 100));

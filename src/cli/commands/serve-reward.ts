@@ -30,6 +30,7 @@ export const ServeRewardOptionsSchema = z.object({
   maxBodyBytes: intOption('maxBodyBytes', 1024, 1 << 30).default(16 * 1024 * 1024),
   maxInfraRetries: intOption('maxInfraRetries', 0, 10).default(2),
   sandboxWorkers: intOption('sandboxWorkers', 1, 64).default(2),
+  hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
   dataDir: z.string().optional(),
 });
 
@@ -58,8 +59,11 @@ export async function openRewardServer(ctx: CliContext, received: Record<string,
   for (const e of catalog.all()) if (!ctx.registry.find(e.row.metadata.benchmark)) throw new ConfigError({ message: `Row ${e.key}: unknown benchmark ${e.row.metadata.benchmark}.`, field: 'rows', allowed: ctx.registry.names() });
   const storeDir = path.resolve(o.store);
   const dataDir = resolveDataDir(o.dataDir);
-  const pool = createSandboxPool({ size: o.sandboxWorkers });
-  const paths = rowRewardPaths({ registry: ctx.registry, dataDir, ...(o.target === undefined ? {} : { target: o.target }), rootDir: storeDir, pool, episodeConcurrency: o.episodeConcurrency, maxInfraRetries: o.maxInfraRetries });
+  const pool = createSandboxPool({ size: o.sandboxWorkers, ...(o.hookTimeoutMs === undefined ? {} : { hookTimeoutMs: o.hookTimeoutMs }) });
+  const paths = rowRewardPaths({
+    registry: ctx.registry, dataDir, ...(o.target === undefined ? {} : { target: o.target }), rootDir: storeDir, pool, episodeConcurrency: o.episodeConcurrency, maxInfraRetries: o.maxInfraRetries,
+    ...(o.hookTimeoutMs === undefined ? {} : { extraRerunContext: { hookTimeoutMs: o.hookTimeoutMs } }),
+  });
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const service = new RewardService({ catalog, prepare: paths.prepare, storeDir, ...(o.target === undefined ? {} : { target: o.target }), concurrency: o.concurrency, queueDepth: o.queueDepth, log });
   const app = buildHttpApp(service, { waitMaxMs: o.waitMaxMs, maxBodyBytes: o.maxBodyBytes });
@@ -124,6 +128,7 @@ export function registerServeRewardCommand(program: Command, ctx: CliContext): v
     .option('--max-body-bytes <n>', 'largest request body (413 beyond; default 16 MiB)')
     .option('--max-infra-retries <n>', 'reruns of episodes that ended in an infrastructure failure (default 2), then missing_evaluation')
     .option('--sandbox-workers <n>', 'Python sandbox workers for the hooks (default 2)')
+    .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call in the reruns (default 50, as the original and improve)')
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .addHelpText(
       'after',
