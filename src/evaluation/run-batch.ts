@@ -1,9 +1,10 @@
 import pLimit from 'p-limit';
 
-import { EPISODE_RECORD_VERSION, type EpisodeRecord } from '../episode/index.js';
+import { EPISODE_RECORD_VERSION, type EpisodeRecord, type EpisodeTurns } from '../episode/index.js';
 import type { Environment } from '../runtime/environment.js';
 import type { HookProvider } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest } from '../models/chat-model.js';
+import { episodeModel, type RecordedTurn } from '../models/replaying-model.js';
 import { runEpisode } from '../runtime/run-episode.js';
 import type { RunStore } from '../store/run-store.js';
 
@@ -27,6 +28,13 @@ export interface RunBatchOptions {
   signal?: AbortSignal;
   /** Play again the tasks whose recorded episode ended in an infrastructure failure. */
   retryInfra?: boolean;
+  /**
+   * Exact replay: per task, the model turns of an earlier run of the same target (its baseline). Each
+   * episode answers its requests from them as long as they are exactly the recorded requests, and calls
+   * the model from the first one that differs on (see `episodeModel`). Only for targets whose answer is a
+   * function of the request; the records are then the same as without it.
+   */
+  replayFrom?: ReadonlyMap<number, readonly RecordedTurn[]>;
 }
 
 export interface RunBatchResult {
@@ -55,7 +63,7 @@ export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult
       limit(async () => {
         if (options.signal?.aborted) return;
         const played = await playOne(options, index, store.nextAttempt(index));
-        const stored = store.append(played.record, played.timing) ?? played.record;
+        const stored = store.append(played.record, played.timing, played.turns) ?? played.record;
         ran++;
         done++;
         options.onProgress?.({ done, total, record: stored });
@@ -66,7 +74,7 @@ export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult
   return { records: store.records(), ran, skipped: total - pending.length, interrupted: options.signal?.aborted ?? false };
 }
 
-async function playOne(options: RunBatchOptions, index: number, attempt: number) {
+async function playOne(options: RunBatchOptions, index: number, attempt: number): Promise<{ record: EpisodeRecord; timing: { totalMs: number; modelMs: number[] }; turns?: Omit<EpisodeTurns, 'index' | 'attempt'> }> {
   const { environment } = options;
   const started = performance.now();
   let episode;
@@ -82,8 +90,9 @@ async function playOne(options: RunBatchOptions, index: number, attempt: number)
     await episode.close().catch(() => undefined);
     return infraRecord(environment, index, attempt, 'hook_fault', error, started);
   }
-  const { record, timing } = await runEpisode({ model: options.model, episode, hooks, attempt, ...(options.request ? { request: options.request } : {}) });
-  return { record, timing: { totalMs: timing.totalMs, modelMs: timing.modelMs } };
+  const model = episodeModel(options.model, options.replayFrom?.get(index));
+  const { record, timing } = await runEpisode({ model, episode, hooks, attempt, ...(options.request ? { request: options.request } : {}) });
+  return { record, timing: { totalMs: timing.totalMs, modelMs: timing.modelMs }, turns: { replayed: model.replayed, turns: [...model.turns] } };
 }
 
 function infraRecord(env: Environment, index: number, attempt: number, outcome: 'env_error' | 'hook_fault', error: unknown, started: number) {
