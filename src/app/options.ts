@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { ConfigError, REWARD_METRICS } from '../episode/index.js';
 import { DEFAULT_BATCH_SIZE } from '../evaluation/improve/batches.js';
 import { parseDisabledHooks } from '../hooks/disabled-hooks.js';
+import { REPLAY_MODES } from '../models/replay-mode.js';
 
 /** `--flag-name` of a camelCase key. */
 export function flagOf(key: string): string {
@@ -68,6 +69,8 @@ const episodeOptions = {
   disableHooks: disabledHooksOption('disableHooks').optional(),
   /** Start a new run directory instead of continuing (or refusing) the one named. */
   new: z.boolean().optional(),
+  /** Exact replay of the baseline's model turns in reruns (default: by target, see `chooseReplay`). */
+  replay: choiceOption('replay', REPLAY_MODES).optional(),
 };
 
 export const RunOptionsSchema = z.object({
