@@ -6,7 +6,8 @@ import { z } from 'zod';
 
 import { ConfigError } from '../episode/index.js';
 import { MAX_BOOTSTRAP_RESAMPLES } from '../statistics/index.js';
-import { intOption } from './options.js';
+import { choiceOption, intOption } from './options.js';
+import { REPLAY_MODES } from '../models/replay-mode.js';
 
 /** The paper's held-out seeds. */
 export const PAPER_SEEDS = [20260720, 20260721, 20260722] as const;
@@ -35,6 +36,7 @@ const commonOptions = {
   concurrency: intOption('concurrency', 1, 256).default(4),
   resamples: intOption('resamples', 1, MAX_BOOTSTRAP_RESAMPLES).default(10_000),
   json: z.boolean().optional(),
+  replay: choiceOption('replay', REPLAY_MODES).optional(),
 };
 
 /** One benchmark, one target. */

@@ -13,6 +13,7 @@ import { ConfigError, REWARD_METRICS } from '../episode/index.js';
 import { DEFAULT_BATCH_SIZE } from '../evaluation/improve/batches.js';
 import { parseDisabledHooks } from '../hooks/disabled-hooks.js';
 import { STRATEGY_NAMES } from '../runtime/strategies/index.js';
+import { REPLAY_MODES } from '../models/replay-mode.js';
 
 /** `--flag-name` of a camelCase key. */
 export function flagOf(key: string): string {
@@ -71,6 +72,8 @@ const episodeOptions = {
   new: z.boolean().optional(),
   /** A baseline target strategy (`react`, `self_refine`, `reflection`); absent: the plain target. */
   strategy: choiceOption('strategy', STRATEGY_NAMES).optional(),
+  /** Exact replay of the baseline's model turns in reruns (default: by target, see `chooseReplay`). */
+  replay: choiceOption('replay', REPLAY_MODES).optional(),
 };
 
 export const RunOptionsSchema = z.object({

@@ -43,6 +43,8 @@ export function renderImproveSummary(s: ImproveSummary, health?: ModelTurnHealth
     `total: ${t.baselinePass}/${t.tasks} passed before, ${t.patchedPass}/${t.tasks} after; mean batch reward (${METRIC_LABEL[metric]}) ${rewardText(t.meanScore, metric)} over ${t.batches - t.missingEvaluations} batch(es)`,
     `statuses: ${Object.entries(t.byStatus).map(([k, n]) => `${k} ${n}`).join(', ')}`,
   ];
+  const rt = t.rerunTurns;
+  if (rt && rt.replayed > 0) lines.push(`exact replay: ${rt.replayed} of ${rt.turns} rerun model turns answered from the baseline's recorded turns (${Math.round((100 * rt.replayed) / rt.turns)} % of the calls saved)`);
   if (t.missingEvaluations > 0) lines.push(`missing evaluations: ${t.missingEvaluations} batch(es) could not be rerun for infrastructure reasons; they are not results (resume to retry).`);
   if (health) lines.push(...renderModelTurnHealth(health));
   return lines.join('\n');

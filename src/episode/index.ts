@@ -6,3 +6,4 @@ export * from './record.js';
 export * from './task.js';
 export * from './reward-metric.js';
 export * from './eval-status.js';
+export * from './recorded-turn.js';

@@ -1,9 +1,10 @@
 import pLimit from 'p-limit';
 
-import { EPISODE_RECORD_VERSION, type EpisodeRecord } from '../episode/index.js';
+import { EPISODE_RECORD_VERSION, type EpisodeRecord, type EpisodeTurns } from '../episode/index.js';
 import type { Environment } from '../runtime/environment.js';
 import type { HookProvider } from '../hooks/hook-provider.js';
 import type { ChatModel, ChatRequest } from '../models/chat-model.js';
+import { episodeModel, type RecordedTurn } from '../models/replaying-model.js';
 import { runEpisode } from '../runtime/run-episode.js';
 import { reflectAndRetry, strategyModel, type StrategyName } from '../runtime/strategies/index.js';
 import type { RunStore } from '../store/run-store.js';
@@ -33,6 +34,13 @@ export interface RunBatchOptions {
    * task a second time with a reflection in context (stored in the record's `detail.reflection`).
    */
   strategy?: StrategyName;
+  /**
+   * Exact replay: per task, the model turns of an earlier run of the same target (its baseline). Each
+   * episode answers its requests from them as long as they are exactly the recorded requests, and calls
+   * the model from the first one that differs on (see `episodeModel`). Only for targets whose answer is a
+   * function of the request; the records are then the same as without it.
+   */
+  replayFrom?: ReadonlyMap<number, readonly RecordedTurn[]>;
 }
 
 export interface RunBatchResult {
@@ -61,7 +69,7 @@ export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult
       limit(async () => {
         if (options.signal?.aborted) return;
         const played = await playOne(options, index, store.nextAttempt(index));
-        const stored = store.append(played.record, played.timing) ?? played.record;
+        const stored = store.append(played.record, played.timing, played.turns) ?? played.record;
         ran++;
         done++;
         options.onProgress?.({ done, total, record: stored });
@@ -72,7 +80,7 @@ export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult
   return { records: store.records(), ran, skipped: total - pending.length, interrupted: options.signal?.aborted ?? false };
 }
 
-async function playOne(options: RunBatchOptions, index: number, attempt: number) {
+async function playOne(options: RunBatchOptions, index: number, attempt: number): Promise<{ record: EpisodeRecord; timing: { totalMs: number; modelMs: number[] }; turns?: Omit<EpisodeTurns, 'index' | 'attempt'> }> {
   const { environment } = options;
   const started = performance.now();
   let episode;
@@ -88,7 +96,9 @@ async function playOne(options: RunBatchOptions, index: number, attempt: number)
     await episode.close().catch(() => undefined);
     return infraRecord(environment, index, attempt, 'hook_fault', error, started);
   }
-  const model = strategyModel(options.model, options.strategy);
+  // Replay answers the target's own requests; a strategy's extra calls (critique, refine, reflection) go through it too.
+  const recorder = episodeModel(options.model, options.replayFrom?.get(index));
+  const model = strategyModel(recorder, options.strategy);
   const request = options.request ? { request: options.request } : {};
   let played = await runEpisode({ model, episode, hooks, attempt, ...request });
   if (options.strategy === 'reflection') {
@@ -118,7 +128,7 @@ async function playOne(options: RunBatchOptions, index: number, attempt: number)
     });
   }
   const { record, timing } = played;
-  return { record, timing: { totalMs: timing.totalMs, modelMs: timing.modelMs } };
+  return { record, timing: { totalMs: timing.totalMs, modelMs: timing.modelMs }, turns: { replayed: recorder.replayed, turns: [...recorder.turns] } };
 }
 
 function infraRecord(env: Environment, index: number, attempt: number, outcome: 'env_error' | 'hook_fault', error: unknown, started: number) {

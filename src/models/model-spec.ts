@@ -14,6 +14,8 @@
  *   - `attempts` = total attempts including retries (1 disables retries)
  *   - `key_env` = name of the environment variable holding the API key (default OPENAI_API_KEY)
  *   - `engineer_protocol` = `auto` | `prefill` | `full` — engineers only: how the engineer is asked (default auto)
+ *   - `deterministic` = `true` | `false` — targets: the server gives the same answer to the same request at
+ *     temperature 0, so reruns replay the baseline's turns by default (`--replay`; default false)
  *   - caps on what the server may send (positive integers; see `response-limits.ts` for what each does):
  *     `max_body_bytes` (default 16777216), `max_content_chars` (262144), `max_reasoning_chars` (262144),
  *     `max_tool_args_chars` (65536), `max_tool_calls` (16)
@@ -67,7 +69,7 @@ export type OpenAISpecSettings = Pick<
 
 export type ModelSpec =
   /** `engineerProtocol` (SPEC option `engineer_protocol`) only means something for an engineer. */
-  | { kind: 'openai'; baseURL: string; model: string; settings: OpenAISpecSettings; engineerProtocol?: EngineerProtocolChoice }
+  | { kind: 'openai'; baseURL: string; model: string; settings: OpenAISpecSettings; engineerProtocol?: EngineerProtocolChoice; deterministic?: boolean }
   /** `params` holds every query parameter verbatim (`seed` and `faults` included) for the simulation to read. */
   | { kind: 'sim'; bench: string; seed: number | undefined; faults: string | undefined; params: Record<string, string> }
   | { kind: 'scripted'; path: string }
@@ -87,6 +89,7 @@ export const OPENAI_SPEC_OPTIONS: readonly string[] = [
   'attempts',
   'key_env',
   'engineer_protocol',
+  'deterministic',
   ...Object.values(RESPONSE_LIMIT_OPTION),
 ];
 
@@ -154,6 +157,7 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
   const extraBody: Record<string, unknown> = {};
   const limits: Partial<ResponseLimits> = {};
   let engineerProtocol: EngineerProtocolChoice | undefined;
+  let deterministic: boolean | undefined;
   for (const [key, value] of Object.entries(params)) {
     const limit = LIMIT_OF_OPTION.get(key);
     if (limit !== undefined) {
@@ -200,6 +204,9 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
         if (!(ENGINEER_PROTOCOL_CHOICES as readonly string[]).includes(value)) fail(`engineer_protocol must be one of ${ENGINEER_PROTOCOL_CHOICES.join(', ')}`, ENGINEER_PROTOCOL_CHOICES);
         engineerProtocol = value as EngineerProtocolChoice;
         break;
+      case 'deterministic':
+        deterministic = readBoolean(key, value, fail);
+        break;
       case 'key_env':
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) fail(`key_env must be an environment variable name, got '${value}'`);
         settings.apiKeyEnv = value;
@@ -209,7 +216,7 @@ function parseOpenAI(rest: string, fail: Fail): ModelSpec {
   if (Object.keys(chatTemplateKwargs).length > 0) settings.chatTemplateKwargs = chatTemplateKwargs;
   if (Object.keys(extraBody).length > 0) settings.extraBody = extraBody;
   if (Object.keys(limits).length > 0) settings.limits = limits;
-  return { kind: 'openai', baseURL, model, settings, ...(engineerProtocol === undefined ? {} : { engineerProtocol }) };
+  return { kind: 'openai', baseURL, model, settings, ...(engineerProtocol === undefined ? {} : { engineerProtocol }), ...(deterministic === undefined ? {} : { deterministic }) };
 }
 
 function parseSim(rest: string, fail: Fail): ModelSpec {

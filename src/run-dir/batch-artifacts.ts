@@ -62,7 +62,14 @@ export interface BatchResult {
   hookFaults: number;
   engineer: { label: string; symbolic: boolean };
   rejection: string | null;
-  rerun: { cacheKey: string; cacheHit: boolean; attempts: number; infraFailures: number } | null;
+  rerun: {
+    cacheKey: string;
+    cacheHit: boolean;
+    attempts: number;
+    infraFailures: number;
+    /** How the rerun was played: model turns of its episodes and how many were replayed from the baseline (calls saved). Absent in older results. */
+    replay?: { mode: 'exact' | 'off'; turns: number; replayed: number };
+  } | null;
   notes: string[];
 }
 
@@ -73,5 +80,9 @@ export interface ImproveSummary {
   target: { label: string; simulated: boolean };
   engineer: { label: string; symbolic: boolean };
   batches: { tag: string; status: EvalStatus; baselinePass: number; patchedPass: number | null; tasks: number; score: number; rescued: number[]; regressed: number[]; hookEffects: number }[];
-  totals: { batches: number; scored: number; meanScore: number; baselinePass: number; patchedPass: number; tasks: number; missingEvaluations: number; byStatus: Partial<Record<EvalStatus, number>> };
+  totals: {
+    batches: number; scored: number; meanScore: number; baselinePass: number; patchedPass: number; tasks: number; missingEvaluations: number; byStatus: Partial<Record<EvalStatus, number>>;
+    /** Model turns of all reruns, and how many were replayed from the baseline instead of called (saved calls). */
+    rerunTurns?: { turns: number; replayed: number };
+  };
 }

@@ -23,7 +23,24 @@ const timing = { totalMs: 1, modelMs: [] };
 const fileLines = (dir: string) => readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n');
 const stored = (dir: string) => fileLines(dir).map((l) => JSON.parse(l) as EpisodeRecord);
 
+const turn = (request: string) => ({ request, response: { message: { content: request, toolCalls: [] }, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 } } });
+
 describe('RunStore', () => {
+  it("keeps each episode's model turns beside it: the counting attempt's are returned, the file ends in task order", () => {
+    const dir = path.join(root, 'turns');
+    const store = RunStore.create(dir, manifest([0, 1]));
+    store.append(record(1, 'wrong_answer'), timing, { replayed: 1, turns: [turn('b0'), turn('b1')] });
+    store.append(record(0, 'model_error'), timing, { replayed: 0, turns: [turn('first try')] });
+    store.append(record(0, 'success', 2), timing, { replayed: 0, turns: [turn('a0')] });
+    store.finish();
+    store.close();
+    const reopened = RunStore.open(dir);
+    expect([...reopened.modelTurns()].map(([i, e]) => [i, e.replayed, e.turns.map((t) => t.request)])).toEqual([[1, 1, ['b0', 'b1']], [0, 0, ['a0']]].sort((a, b) => (a[0] as number) - (b[0] as number)));
+    reopened.close();
+    const lines = readFileSync(path.join(dir, 'model-turns.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { index: number; attempt: number });
+    expect(lines.map((l) => [l.index, l.attempt])).toEqual([[0, 1], [0, 2], [1, 1]]);
+  });
+
   it('repairs a torn last line, never records a task twice, and rebuilds its index from the JSONL', () => {
     const dir = path.join(root, 'a');
     const store = RunStore.create(dir, manifest([0, 1, 2]));

@@ -12,6 +12,8 @@ import {
   readEpisodeRecord,
   supersedes,
   type EpisodeRecord,
+  type EpisodeTurns,
+  type RecordedTurn,
 } from '../episode/index.js';
 import { JsonlLog } from './jsonl-log.js';
 import { resolveMaxRecordBytes, serializeRecord } from './record-size-cap.js';
@@ -31,8 +33,10 @@ export interface RunStoreOptions {
 
 /**
  * One directory per run: `run.json` (manifest), `episodes.jsonl` (the records, source of truth),
- * `timings.jsonl` (wall-clock data, kept apart so records stay deterministic) and `index.sqlite`
- * (a query index rebuilt from the JSONL whenever the run is opened).
+ * `timings.jsonl` (wall-clock data, kept apart so records stay deterministic), `model-turns.jsonl` (each
+ * episode's model turns: request digests and answers, which a later run of the same target can replay,
+ * and how many turns were replayed) and `index.sqlite` (a query index rebuilt from the JSONL whenever the
+ * run is opened).
  *
  * While a run plays, each finished episode is appended to `episodes.jsonl` and fsynced, in completion
  * order. `finish` then rewrites the file atomically in canonical order (task index, then attempt), so the
@@ -42,6 +46,7 @@ export interface RunStoreOptions {
 export class RunStore {
   private readonly episodes: JsonlLog<EpisodeRecord>;
   private readonly timings: JsonlLog<EpisodeTiming>;
+  private readonly turnLog: JsonlLog<EpisodeTurns>;
   private readonly db: Database.Database;
   private readonly done = new Map<number, EpisodeRecord>();
   /** Highest attempt recorded per task. */
@@ -59,8 +64,10 @@ export class RunStore {
     this.maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
     this.episodes = new JsonlLog(path.join(dir, 'episodes.jsonl'));
     this.timings = new JsonlLog(path.join(dir, 'timings.jsonl'));
+    this.turnLog = new JsonlLog(path.join(dir, 'model-turns.jsonl'));
     const { records, repairedBytes } = this.episodes.readAll();
     this.timings.readAll();
+    this.turnLog.readAll();
     this.repairedBytes = repairedBytes;
     for (const raw of records) {
       const record = this.lift(raw);
@@ -134,7 +141,7 @@ export class RunStore {
    * cannot be serialized, is stored as that episode's model_error (see `serializeRecord`). A task is never
    * recorded twice, except to replace an infrastructure failure; `undefined` means the record was refused.
    */
-  append(record: EpisodeRecord, timing: Omit<EpisodeTiming, 'index' | 'attempt'>): EpisodeRecord | undefined {
+  append(record: EpisodeRecord, timing: Omit<EpisodeTiming, 'index' | 'attempt'>, turns?: Omit<EpisodeTurns, 'index' | 'attempt'>): EpisodeRecord | undefined {
     const index = record.task.index;
     if (!supersedes(this.done.get(index))) return undefined;
     if (record.attempt !== this.nextAttempt(index)) {
@@ -143,6 +150,7 @@ export class RunStore {
     const stored = serializeRecord(record, this.maxRecordBytes);
     this.episodes.appendLine(stored.line);
     this.timings.append({ index, attempt: record.attempt, ...timing });
+    if (turns) this.turnLog.append({ index, attempt: record.attempt, ...turns });
     this.done.set(index, stored.record);
     this.attempts.set(index, record.attempt);
     this.db.prepare('INSERT OR REPLACE INTO episodes VALUES (?, ?, ?, ?, ?, ?, ?)').run(...indexRow(stored.record));
@@ -157,6 +165,7 @@ export class RunStore {
   finish(): void {
     this.episodes.flush();
     this.timings.flush();
+    this.finishTurnLog();
     const { records, lines } = this.episodes.readAll();
     const seen = new Map<number, number>();
     const entries = records.map((raw, position) => {
@@ -168,6 +177,30 @@ export class RunStore {
     const canonical = entries.map((e) => e.line);
     if (canonical.every((line, i) => line === lines[i])) return;
     this.episodes.replaceAll(canonical);
+  }
+
+  /** `model-turns.jsonl` in canonical order (task index, then attempt), so its bytes do not depend on concurrency either. */
+  private finishTurnLog(): void {
+    this.turnLog.flush();
+    const { records, lines } = this.turnLog.readAll();
+    const order = records.map((r, position) => ({ index: r.index, attempt: r.attempt, position, line: lines[position]! }));
+    order.sort((a, b) => a.index - b.index || a.attempt - b.attempt || a.position - b.position);
+    if (order.every((e, i) => e.position === i)) return;
+    this.turnLog.replaceAll(order.map((e) => e.line));
+  }
+
+  /**
+   * The model turns of each task's counting record, as stored beside it (tasks whose record has none, such
+   * as runs recorded before turns were kept or episodes that never reached the model, are left out), and
+   * how many of them were replayed.
+   */
+  modelTurns(): Map<number, { replayed: number; turns: RecordedTurn[] }> {
+    this.turnLog.flush();
+    const found = new Map<number, { replayed: number; turns: RecordedTurn[] }>();
+    for (const entry of this.turnLog.readAll().records) {
+      if (this.done.get(entry.index)?.attempt === entry.attempt) found.set(entry.index, { replayed: entry.replayed, turns: entry.turns });
+    }
+    return found;
   }
 
   /** Records in task order, the counting one per task (completion order varies with concurrency; this does not). */
@@ -183,6 +216,7 @@ export class RunStore {
   close(): void {
     this.episodes.close();
     this.timings.close();
+    this.turnLog.close();
     this.db.close();
   }
 

@@ -1,3 +1,4 @@
+import { REPLAY_HELP } from '../../app/replay-choice.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -79,6 +80,7 @@ export function registerAblationCommand(experiment: Command, ctx: CliContext): v
     .option('--from <run>', 'ablate the first valid patch of an improve or held-out run directory')
     .option('--repeats <n>', 'reruns of every arm (default 3)')
     .option('--resamples <n>', 'paired bootstrap resamples (default 10000)')
+    .option('--replay <mode>', REPLAY_HELP)
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--max-rounds <n>', "rounds per episode (default: the benchmark's)")
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)

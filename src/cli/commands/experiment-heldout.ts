@@ -1,3 +1,4 @@
+import { REPLAY_HELP } from '../../app/replay-choice.js';
 import path from 'node:path';
 
 import type { Command } from 'commander';
@@ -70,6 +71,7 @@ export function registerHeldoutCommand(experiment: Command, ctx: CliContext): vo
     .option('--evidence <n>', 'evidence failures sampled per seed (default 10)')
     .option('--seeds <list>', `evidence seeds, comma-separated (default ${PAPER_SEEDS.join(',')})`)
     .option('--resamples <n>', 'paired bootstrap resamples (default 10000)')
+    .option('--replay <mode>', REPLAY_HELP)
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)

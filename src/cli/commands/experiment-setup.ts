@@ -9,6 +9,8 @@ import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { benchmarkOptions, chooseProtocol, chooseSplit, openBenchmark } from '../../app/open-environment.js';
 import { resolveTarget } from '../../app/resolve-target.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
+import { chooseReplay } from '../../app/replay-choice.js';
+import type { ReplayMode } from '../../models/replay-mode.js';
 import { splitOptions } from '../../app/options.js';
 import type { z } from 'zod';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
@@ -42,7 +44,7 @@ export function experimentOptions<S extends z.ZodObject>(ctx: CliContext, schema
  */
 export async function openExperiment(
   ctx: CliContext,
-  o: { bench: string; split?: string | undefined; tasks?: string | undefined; target: string; dataDir?: string | undefined; maxRounds?: number | undefined; protocol?: string | undefined; concurrency: number },
+  o: { bench: string; split?: string | undefined; tasks?: string | undefined; target: string; dataDir?: string | undefined; maxRounds?: number | undefined; protocol?: string | undefined; concurrency: number; replay?: ReplayMode | undefined },
   benchReceived: Record<string, unknown>,
   engineer: (definition: AnyBenchmarkDefinition, dataDir: string) => Promise<{ engineer: Engineer; close(): Promise<void> }>,
   rootDir: string,
@@ -86,6 +88,7 @@ export async function openExperiment(
       metric,
       maxInfraRetries: 2,
       rerunContext: { target: o.target, bench: definition.name, split, ...identity, threshold: 1, metric },
+      replay: chooseReplay(o.target, o.replay).mode,
       onProgress: (e) => live.event(e),
     };
     const identityOf = (spec: string, model: ImproveContext['target']): BaselineIdentity => ({

@@ -19,6 +19,7 @@ import { createImproveProgress } from '../progress.js';
 import { renderImproveSummary } from '../render-improve-summary.js';
 import { benchmarkOptions, chooseProtocol, chooseSplit, dataDirFor, openBenchmark } from '../../app/open-environment.js';
 import { modelTurnHealthOf } from '../../report/render-model-turns.js';
+import { chooseReplay, REPLAY_HELP } from '../../app/replay-choice.js';
 import { DEFAULT_BATCH_SIZE, ImproveOptionsSchema, parseWith, splitOptions, type ImproveOptions } from '../../app/options.js';
 import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptions, roundsHelp, splitHelp, type CliContext } from '../cli-context.js';
 import { resolveEngineer } from '../../app/resolve-engineer.js';
@@ -146,6 +147,7 @@ async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan
         signal: controller.signal,
         ...(o.revise ? { revise: true } : {}),
         ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}),
+        replay: chooseReplay(o.target, o.replay).mode,
         rerunContext: { target: o.target, bench: definition.name, split, ...backendOptions, threshold: 1, metric, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}) },
         onProgress: (e) => progress?.event(e),
       },
@@ -200,6 +202,7 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
     .option('--strategy <name>', 'baseline target strategies are played with run --strategy; improve refuses them (its reward is success@1)')
     .option('--disable-hooks <positions>', `lifecycle positions whose hooks are not called in reruns, comma-separated: ${HOOK_NAMES.join(', ')}`)
+    .option('--replay <mode>', REPLAY_HELP)
     .option('--revise', 'LLM engineers: a second pass per batch that sees the first patch, its result, its flips and traces of its rerun (adds <tag>-revision rows)')
     .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
     .option('--json', 'machine-readable summary');

@@ -52,7 +52,7 @@ describe('improveBatch: the stage files and progress of a scored batch', () => {
     expect(r).toMatchObject({ status: 'scored', hookFaults: 0, rejection: null, engineer: { label: 'fixed-engineer', symbolic: false } });
     expect(r.notes).toEqual(['the agent never quotes names']);
     expect(r.patched).toEqual({ pass: 4, rewards: { 0: 1, 1: 1, 2: 1, 3: 1 } });
-    expect(r.rerun).toEqual({ cacheKey: expect.stringMatching(/^[0-9a-f]{16}$/), cacheHit: false, attempts: 1, infraFailures: 0 });
+    expect(r.rerun).toEqual({ cacheKey: expect.stringMatching(/^[0-9a-f]{16}$/), cacheHit: false, attempts: 1, infraFailures: 0, replay: { mode: 'off', turns: 4, replayed: 0 } });
     expect(existsSync(new ImproveRunDir(ctx.rootDir).rerunDir(r.rerun!.cacheKey))).toBe(true);
 
     expect(dir.readMetadata()).toEqual({

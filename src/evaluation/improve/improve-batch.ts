@@ -1,4 +1,4 @@
-import type { EpisodeRecord, Outcome } from '../../episode/index.js';
+import type { EpisodeRecord, Outcome, RecordedTurn } from '../../episode/index.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { Engineer } from '../../engineer/engineer.js';
 import { buildFailurePacket } from '../../engineer/failure-packet.js';
@@ -30,7 +30,7 @@ export type ImproveEvent =
  * each stage leaving a file in `<run>/batches/<tag>/`, so a killed run resumes where it stopped. Reruns
  * live in `<run>/reruns/<cache key>/`: identical patches for the same batch share one.
  */
-export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRecords: ReadonlyMap<number, EpisodeRecord>): Promise<BatchResult> {
+export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRecords: ReadonlyMap<number, EpisodeRecord>, baselineTurns?: ReadonlyMap<number, readonly RecordedTurn[]>): Promise<BatchResult> {
   const run = new ImproveRunDir(ctx.rootDir);
   const dir = run.batch(batch.tag);
   const done = dir.readResult();
@@ -77,7 +77,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     if (proposal.status === 'ok' && proposal.proposal.kind === 'response') dir.writeRawResponse(proposal.proposal.text);
     dir.writeEngineer(proposal);
   }
-  const judged = await judgeProposal(ctx, { tag: batch.tag, episodes, evidence }, proposal, { onVerdict: (v) => dir.writeVerdict(v), onPatch: (p) => dir.writePatch(p) });
+  const judged = await judgeProposal(ctx, { tag: batch.tag, episodes, evidence, ...(baselineTurns ? { baselineTurns } : {}) }, proposal, { onVerdict: (v) => dir.writeVerdict(v), onPatch: (p) => dir.writePatch(p) });
   const { decision } = judged;
   if (!judged.rerun || !decision.raw) {
     return noScore(decision, { ...(judged.rejection === null ? {} : { rejection: judged.rejection }), notes: judged.notes });

@@ -4,7 +4,7 @@ import { RunStore } from '../../store/run-store.js';
 import type { PreviousAttempt } from '../../engineer/previous-attempt.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import type { Batch } from './batches.js';
-import { playBaseline, type BaselineManifest } from './play-baseline.js';
+import { playBaseline, recordedTurnsOf, type BaselineManifest } from './play-baseline.js';
 import { improveBatch, type BatchResult, type ImproveContext } from './improve-batch.js';
 import { summarizeImprove, type ImproveSummary } from './summarize-improve.js';
 import { throwIfInterrupted } from '../interrupted.js';
@@ -37,13 +37,14 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
   });
   throwIfInterrupted(ctx.signal, 'during the baseline');
   const byIndex = new Map(baseline.map((r) => [r.task.index, r]));
+  const baselineTurns = ctx.replay === 'exact' ? recordedTurnsOf(run.baselineDir) : undefined;
   const results: BatchResult[] = [];
   for (const batch of batches) {
     throwIfInterrupted(ctx.signal, `before ${batch.tag}`);
-    const first = await improveBatch(ctx, batch, byIndex);
+    const first = await improveBatch(ctx, batch, byIndex, baselineTurns);
     results.push(first);
     const revised = ctx.revise && ctx.engineer.revise && (first.status === 'scored' || first.status === 'inert') ? ctx.engineer.revise(previousAttempt(ctx, first)) : undefined;
-    if (revised) results.push(await improveBatch({ ...ctx, engineer: revised }, { tag: `${batch.tag}-revision`, taskIndices: batch.taskIndices }, byIndex));
+    if (revised) results.push(await improveBatch({ ...ctx, engineer: revised }, { tag: `${batch.tag}-revision`, taskIndices: batch.taskIndices }, byIndex, baselineTurns));
   }
   const summary = summarizeImprove({ bench: ctx.benchmark.name, split: ctx.split, target: ctx.target, engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' } }, results);
   run.writeSummary(summary);

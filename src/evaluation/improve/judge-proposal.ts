@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import type { EpisodeRecord, HookName, Outcome } from '../../episode/index.js';
+import type { EpisodeRecord, HookName, Outcome, RecordedTurn } from '../../episode/index.js';
 import { withDisabledHooks } from '../../hooks/disabled-hooks.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { EngineerProposal, EngineerResult } from '../../engineer/engineer.js';
@@ -18,6 +18,8 @@ import type { RewardMetric } from './batch-reward.js';
 import { decideReward, type RewardDecision, type RewardEvidence } from './decide-reward.js';
 import { rerunCacheKey } from './rerun-cache-key.js';
 import { throwIfInterrupted } from '../interrupted.js';
+import type { ReplayMode } from '../../models/replay-mode.js';
+import { replayCounts, type ReplayCounts } from './replay-counts.js';
 
 /** What the reward path needs besides the proposal: the benchmark, the frozen target and the rerun setup. */
 export interface RewardPathContext {
@@ -45,6 +47,13 @@ export interface RewardPathContext {
   disabledHooks?: readonly HookName[];
   /** What changes a rerun's meaning besides the patch and the batch (target, options); part of the cache key. */
   rerunContext: Record<string, unknown>;
+  /**
+   * `exact`: reruns answer each episode's model requests from the baseline's recorded turns of the same task
+   * while the requests are exactly the baseline's, and call the target from the first difference on (see
+   * `episodeModel`). Only for targets whose answer is a function of the request, so the records are the
+   * same either way: it is not part of `rerunContext` (a rerun played with it is the same rerun). Default `off`.
+   */
+  replay?: ReplayMode;
   onProgress?: (event: RewardPathEvent) => void;
   /** Stops the rerun: episodes in flight finish and are stored, then {@link Interrupted} is thrown before anything is decided. */
   signal?: AbortSignal;
@@ -61,6 +70,8 @@ export interface JudgedBatch {
   episodes: readonly EpisodeRecord[];
   /** The reward evidence so far: stored baseline rewards, threshold, metric. */
   evidence: RewardEvidence;
+  /** The baseline's recorded model turns per task, replayed by the rerun when `ctx.replay` is `exact`. */
+  baselineTurns?: ReadonlyMap<number, readonly RecordedTurn[]>;
 }
 
 /** Everything the reward path found about one proposal; `decision` is the one reward decision. */
@@ -72,7 +83,7 @@ export interface JudgedProposal {
   hookEffects: Record<string, number>;
   hookFaults: number;
   rejection: string | null;
-  rerun: { cacheKey: string; cacheHit: boolean; attempts: number; infraFailures: number } | null;
+  rerun: { cacheKey: string; cacheHit: boolean; attempts: number; infraFailures: number; replay: ReplayCounts } | null;
   notes: string[];
 }
 
@@ -108,7 +119,7 @@ export async function judgeProposal(ctx: RewardPathContext, batch: JudgedBatch, 
   const tasks = [...evidence.baseline.keys()];
   const cacheKey = rerunCacheKey({ batchTag: batch.tag, taskIndices: tasks, patch, context: ctx.rerunContext });
   const rerunDir = new ImproveRunDir(ctx.rootDir).rerunDir(cacheKey);
-  const { records, attempts, cacheHit } = await rerun(ctx, batch.tag, patch, tasks, rerunDir);
+  const { records, attempts, cacheHit, replay } = await rerun(ctx, batch.tag, patch, tasks, rerunDir, batch.baselineTurns);
   // A rerun cut short is not a result: nothing is decided, the resumed run plays the rest.
   throwIfInterrupted(ctx.signal, `during the rerun of ${batch.tag}`);
   ctx.benchmark.evaluation.checkRerun?.(batch.episodes, records);
@@ -130,7 +141,7 @@ export async function judgeProposal(ctx: RewardPathContext, batch: JudgedBatch, 
   const notes = decision.status === 'missing_evaluation'
     ? [...engineerNotes, ...sandboxNotes, `${infra.length} rerun episode(s) still failed for infrastructure reasons after ${attempts} attempt(s): ${infra.map((r) => `#${r.task.index} ${r.outcome}`).join(', ')}`]
     : [...engineerNotes, ...sandboxNotes];
-  return { decision, verdict, patch, patchedRewards, hookEffects, hookFaults, rejection: null, rerun: { cacheKey, cacheHit, attempts, infraFailures: infra.length }, notes };
+  return { decision, verdict, patch, patchedRewards, hookEffects, hookFaults, rejection: null, rerun: { cacheKey, cacheHit, attempts, infraFailures: infra.length, replay }, notes };
 }
 
 /**
@@ -150,11 +161,11 @@ export async function validateProposal(ctx: Pick<RewardPathContext, 'benchmark' 
  * exists), retrying infrastructure failures up to `ctx.maxInfraRetries` times. Experiments use it for
  * their own reruns (a seed's held-out tasks, an ablation arm).
  */
-export async function rerunPatch(ctx: RewardPathContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
-  return rerun(ctx, batchTag, patch, tasks, dir);
+export async function rerunPatch(ctx: RewardPathContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string, baselineTurns?: ReadonlyMap<number, readonly RecordedTurn[]>) {
+  return rerun(ctx, batchTag, patch, tasks, dir, baselineTurns);
 }
 
-async function rerun(ctx: RewardPathContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string) {
+async function rerun(ctx: RewardPathContext, batchTag: string, patch: HarnessPatch, tasks: number[], dir: string, baselineTurns: ReadonlyMap<number, readonly RecordedTurn[]> | undefined) {
   const cacheHit = RunStore.exists(dir) && (() => {
     const s = RunStore.open(dir);
     const complete = tasks.every((i) => s.isDone(i, true));
@@ -179,6 +190,7 @@ async function rerun(ctx: RewardPathContext, batchTag: string, patch: HarnessPat
         for (attempts = 1; attempts <= 1 + ctx.maxInfraRetries; attempts++) {
           await runBatch({
             environment, model: ctx.target, hooks, taskIndices: tasks, store, concurrency: ctx.concurrency, retryInfra: attempts > 1, ...(ctx.signal ? { signal: ctx.signal } : {}),
+            ...(ctx.replay === 'exact' && baselineTurns ? { replayFrom: baselineTurns } : {}),
             onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag, done: p.done, total: p.total, ...(p.record ? { outcome: p.record.outcome } : {}) }),
           });
           if (tasks.every((i) => store.isDone(i, true)) || ctx.signal?.aborted) break;
@@ -187,7 +199,7 @@ async function rerun(ctx: RewardPathContext, batchTag: string, patch: HarnessPat
         await environment.close();
       }
     }
-    return { records: store.records().filter((r) => tasks.includes(r.task.index)), attempts: Math.min(attempts, 1 + ctx.maxInfraRetries), cacheHit };
+    return { records: store.records().filter((r) => tasks.includes(r.task.index)), attempts: Math.min(attempts, 1 + ctx.maxInfraRetries), cacheHit, replay: replayCounts(ctx.replay ?? 'off', store, tasks) };
   } finally {
     store.close();
   }

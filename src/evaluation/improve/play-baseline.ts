@@ -1,4 +1,4 @@
-import type { EpisodeRecord, Outcome } from '../../episode/index.js';
+import type { EpisodeRecord, Outcome, RecordedTurn } from '../../episode/index.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { Environment } from '../../runtime/environment.js';
@@ -39,6 +39,20 @@ export async function playBaseline(options: PlayBaselineOptions): Promise<Episod
       if (taskIndices.every((i) => store.isDone(i, true)) || options.signal?.aborted) break;
     }
     return store.records();
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The model turns recorded beside a stored run's counting records, per task (empty when the run holds
+ * none, e.g. one recorded before turns were kept): what an exact replay answers from.
+ */
+export function recordedTurnsOf(dir: string): Map<number, RecordedTurn[]> {
+  if (!RunStore.exists(dir)) return new Map();
+  const store = RunStore.open(dir);
+  try {
+    return new Map([...store.modelTurns()].map(([index, entry]) => [index, entry.turns]));
   } finally {
     store.close();
   }

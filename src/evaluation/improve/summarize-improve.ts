@@ -46,6 +46,10 @@ export function summarizeImprove(ctx: SummaryContext, results: readonly BatchRes
       tasks: results.reduce((a, r) => a + Object.keys(r.baseline.rewards).length, 0),
       missingEvaluations: results.filter((r) => isMissing(r.status)).length,
       byStatus,
+      rerunTurns: {
+        turns: results.reduce((a, r) => a + (r.rerun?.replay?.turns ?? 0), 0),
+        replayed: results.reduce((a, r) => a + (r.rerun?.replay?.replayed ?? 0), 0),
+      },
     },
   };
 }

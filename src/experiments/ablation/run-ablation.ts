@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
-import { isInfraOutcome, type EpisodeRecord } from '../../episode/index.js';
+import { isInfraOutcome, type EpisodeRecord, type RecordedTurn } from '../../episode/index.js';
 import { rerunPatch, type ImproveContext } from '../../evaluation/improve/improve-batch.js';
+import { recordedTurnsOf } from '../../evaluation/improve/play-baseline.js';
 import type { HarnessPatch } from '../../patch/index.js';
 import { canonicalJson } from '../../evaluation/improve/rerun-cache-key.js';
 import type { Environment } from '../../runtime/environment.js';
@@ -56,19 +57,22 @@ export async function runAblationExperiment(options: AblationOptions): Promise<A
   for (const [r, repeat] of options.repeats.entries()) {
     const ctx = repeat.context;
     const byArm = new Map<string, EpisodeRecord[]>();
+    // The no-intervention arm of this repeat is its baseline: the arms played after it replay its turns.
+    let baselineTurns: Map<number, RecordedTurn[]> | undefined;
     for (const arm of arms) {
       const name = `r${r + 1}-${arm.id}`;
       let records: EpisodeRecord[];
       let sameAsFull = false;
       if (!arm.patched) {
         records = [...(await playBaseline(ctx, repeat.environment, repeat.baselineIdentity, options.taskIndices, run.armDir(name))).values()];
+        if (ctx.replay === 'exact') baselineTurns = recordedTurnsOf(run.armDir(name));
       } else if (arm.disabled.length > 0 && arm.disabled.every((h) => !hooksInPatch.has(h))) {
         records = byArm.get('full')!;
         sameAsFull = true;
       } else {
         const armCtx: ImproveContext = arm.disabled.length === 0 ? ctx : { ...ctx, disabledHooks: arm.disabled, rerunContext: { ...ctx.rerunContext, disabledHooks: arm.disabled } };
         ctx.onProgress?.({ kind: 'stage', batchTag: name, stage: 'rerun', detail: arm.label });
-        records = (await rerunPatch(armCtx, name, options.patch, options.taskIndices, run.armDir(name))).records;
+        records = (await rerunPatch(armCtx, name, options.patch, options.taskIndices, run.armDir(name), baselineTurns)).records;
       }
       for (const x of records) if (isInfraOutcome(x.outcome) && !excluded.has(x.task.index)) excluded.set(x.task.index, `${name} ${x.outcome}`);
       byArm.set(arm.id, records);

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { ConfigError, isInfraOutcome, type EpisodeRecord } from '../../episode/index.js';
 import { improveBatch, rerunPatch, type ImproveContext } from '../../evaluation/improve/improve-batch.js';
+import { recordedTurnsOf } from '../../evaluation/improve/play-baseline.js';
 import type { Environment } from '../../runtime/environment.js';
 import { ExperimentRunDir } from '../../run-dir/experiment-run-dir.js';
 import { seededSample, type BootstrapOptions } from '../../statistics/index.js';
@@ -48,6 +49,7 @@ export async function runHeldoutExperiment(options: HeldoutExperimentOptions): P
   run.claim({ schemaVersion: 1, kind: HELDOUT_KIND, settings: { bench: ctx.benchmark.name, split: ctx.split, tasks: options.taskIndices, seeds, evidence, editor: options.editor.id, engineer: ctx.engineer.label, ...options.settings } });
 
   const baseline = await playBaseline(ctx, options.baselineEnvironment, options.baselineIdentity, options.taskIndices, run.baselineDir);
+  const baselineTurns = ctx.replay === 'exact' ? recordedTurnsOf(run.baselineDir) : undefined;
   // A task whose baseline episode failed for infrastructure reasons after the retries (a task the backend
   // cannot set up) is left out of every arm and named in the summary, as improve leaves it out of a batch.
   const all = options.taskIndices.map((i) => baseline.get(i)!);
@@ -64,7 +66,7 @@ export async function runHeldoutExperiment(options: HeldoutExperimentOptions): P
   for (const seed of seeds) {
     const tag = `seed${seed}`;
     const evidenceIds = seededSample(failures, evidence, seed).sort((a, b) => a - b);
-    const result = await improveBatch(ctx, { tag, taskIndices: evidenceIds }, baseline);
+    const result = await improveBatch(ctx, { tag, taskIndices: evidenceIds }, baseline, baselineTurns);
     if (result.status === 'missing_evaluation') throw new IncompleteExperimentError({ message: `${tag}: evidence reruns still failed for infrastructure reasons (${result.notes.join('; ')}); run the same command again.` });
     const dir = run.batch(tag);
     const patch = result.validPatch ? dir.readPatch() : undefined;
@@ -72,7 +74,7 @@ export async function runHeldoutExperiment(options: HeldoutExperimentOptions): P
     let patchedHeldOut = new Map(heldOut.map((i) => [i, baseline.get(i)!.reward]));
     if (patch) {
       ctx.onProgress?.({ kind: 'stage', batchTag: tag, stage: 'rerun', detail: `${heldOut.length} held-out task(s)` });
-      const rerun = await rerunPatch(ctx, `${tag}-heldout`, patch, heldOut, run.armDir(`${tag}-heldout`));
+      const rerun = await rerunPatch(ctx, `${tag}-heldout`, patch, heldOut, run.armDir(`${tag}-heldout`), baselineTurns);
       const missing = rerun.records.filter((r) => isInfraOutcome(r.outcome));
       if (missing.length > 0) throw new IncompleteExperimentError({ message: `${tag}: ${missing.length} held-out episode(s) still failed for infrastructure reasons; run the same command again to retry them.` });
       patchedHeldOut = new Map(rerun.records.map((r) => [r.task.index, r.reward]));
