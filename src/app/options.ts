@@ -103,6 +103,8 @@ export const ImproveOptionsSchema = z.object({
   batches: intOption('batches', 1, 100_000).optional(),
   metric: choiceOption('metric', REWARD_METRICS as readonly ['delta_pass_rate', 'delta_average_reward']).optional(),
   revise: z.boolean().optional(),
+  /** Wall-clock limit of one hook call in reruns (default: the sandbox's, 50 ms as the original). */
+  hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
   banner: z.string().optional(),
 });
 export type ImproveOptions = z.infer<typeof ImproveOptionsSchema>;

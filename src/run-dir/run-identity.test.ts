@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { ConfigError } from '../episode/index.js';
 import { ImproveRunDir } from './improve-run-dir.js';
-import { identityDifferences, IMPROVE_IDENTITY_VERSION, type ImproveIdentity } from './run-identity.js';
+import { identityDifferences, IMPROVE_IDENTITY_VERSION, strategyAndTimeout, type ImproveIdentity } from './run-identity.js';
 
 const base: ImproveIdentity = {
   schemaVersion: IMPROVE_IDENTITY_VERSION, bench: 'dbbench', split: 'dev', taskIndices: [0, 1, 2], batchSize: 10, batches: null,
@@ -31,5 +31,27 @@ describe('improve run identity', () => {
     run.claimIdentity({ ...base, disabledHooks: ['on_init'] });
     expect(() => run.claimIdentity(base)).toThrow(ConfigError);
     expect(() => run.claimIdentity(base)).toThrow(/disabledHooks: \["on_init"\] → \(unset\)/);
+  });
+
+  it('treats the baseline target strategy as part of the identity, naming it in the differences', () => {
+    expect(identityDifferences(base, { ...base, strategy: 'reflection' })).toEqual(['strategy: (unset) → "reflection"']);
+    expect(identityDifferences({ ...base, strategy: 'reflection' }, { ...base, strategy: 'react' })).toEqual(['strategy: "reflection" → "react"']);
+    expect(identityDifferences({ ...base, strategy: 'self_refine' }, base)).toEqual(['strategy: "self_refine" → (unset)']);
+  });
+
+  it('the plain target adds no key: a run made before strategies existed keeps its identity bytes', () => {
+    expect(strategyAndTimeout({})).toEqual({});
+    expect(strategyAndTimeout({ strategy: undefined, hookTimeoutMs: undefined })).toEqual({});
+    const plain = { ...base, ...strategyAndTimeout({}) };
+    expect(JSON.stringify(plain)).toBe(JSON.stringify(base));
+    expect(strategyAndTimeout({ strategy: 'reflection', hookTimeoutMs: 1000 })).toEqual({ strategy: 'reflection', hookTimeoutMs: 1000 });
+  });
+
+  it('refuses to resume a run directory with another strategy, and resumes it with the same one', () => {
+    const run = new ImproveRunDir(path.join(root, 'strategy'));
+    run.claimIdentity({ ...base, strategy: 'reflection' });
+    expect(() => run.claimIdentity({ ...base, strategy: 'reflection' })).not.toThrow();
+    expect(() => run.claimIdentity({ ...base, strategy: 'react' })).toThrow(/strategy: "reflection" → "react"/);
+    expect(() => run.claimIdentity(base)).toThrow(/strategy: "reflection" → \(unset\)/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * What an improve run is (`<run>/improve.json`): every setting that changes its results: benchmark,
  * split or task file, tasks and their batching, target, engineer (its SPEC carries its sampling), metric,
- * pass threshold, protocol and round cap, the revision pass and the benchmark's own options. An improve
+ * pass threshold, protocol and round cap, the revision pass, the baseline target strategy (absent for the
+ * plain target, so runs made before strategies existed resume unchanged) and the benchmark's own options. An improve
  * run directory is only ever continued with the same identity, so a resumed run never mixes batches of two
  * configurations; `improve` refuses another one with the differences.
  */
@@ -27,6 +28,18 @@ export interface ImproveIdentity {
   options: Record<string, unknown>;
   /** Lifecycle positions whose hooks reruns do not call (`--disable-hooks`); absent when none. */
   disabledHooks?: readonly string[];
+  /** The baseline target strategy the baseline and every rerun are played with (`--strategy`); absent: the plain target. */
+  strategy?: string;
+  /** The wall-clock limit of one hook call in reruns (`--hook-timeout-ms`); absent: the default. */
+  hookTimeoutMs?: number;
+}
+
+/**
+ * What a strategy and a hook time limit add to improve's identity and its rerun context: each only when
+ * given, so a run without them keeps the identity (and the rerun cache keys) it had before they existed.
+ */
+export function strategyAndTimeout<S extends string>(o: { strategy?: S | undefined; hookTimeoutMs?: number | undefined }): { strategy?: S; hookTimeoutMs?: number } {
+  return { ...(o.strategy ? { strategy: o.strategy } : {}), ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) };
 }
 
 function flatten(identity: ImproveIdentity): Record<string, unknown> {

@@ -26,8 +26,10 @@ import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
-import { IMPROVE_IDENTITY_VERSION } from '../../run-dir/run-identity.js';
+import { IMPROVE_IDENTITY_VERSION, strategyAndTimeout } from '../../run-dir/run-identity.js';
 import { lockRunDir } from '../../store/dir-lock.js';
+import { STRATEGY_NAMES } from '../../runtime/strategies/index.js';
+import { strategyReport } from '../improve-strategy.js';
 
 export type ImproveCommandOptions = ImproveOptions;
 
@@ -35,11 +37,6 @@ export type ImproveCommandOptions = ImproveOptions;
 export async function improveCommand(ctx: CliContext, received: Record<string, unknown>, out: NodeJS.WriteStream = process.stdout): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
   const { own, bench: benchReceived } = splitOptions(ImproveOptionsSchema, receivedOptions(ctx, received, Object.keys(ImproveOptionsSchema.shape)));
   const o = parseWith(ImproveOptionsSchema, own);
-  // improve's reward compares success@1 of a baseline and a rerun; a strategy would have to be part of both
-  // and of the stored baseline's identity, and Reflection's success@2 must never enter that comparison.
-  if (o.strategy !== undefined) {
-    throw new ConfigError({ message: `--strategy is not supported by improve yet: play the baseline strategies with 'harness-r1 run --strategy ${o.strategy}' (reflection reports success@2 there, apart from success@1).`, field: 'strategy' });
-  }
   const definition = await benchmarkOf(ctx, o.bench);
   const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
   if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
@@ -81,6 +78,7 @@ async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePl
       schemaVersion: IMPROVE_IDENTITY_VERSION, bench: definition.name, split, taskIndices, batchSize: o.batchSize, batches: o.batches ?? null,
       target: o.target, engineer: o.engineer, metric, threshold: 1, protocol, revise: o.revise === true, options: backendOptions,
       ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}),
+      ...strategyAndTimeout(o),
     });
   } catch (error) {
     await baselineEnvironment.close();
@@ -116,7 +114,7 @@ interface ImproveParts {
 async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan, parts: ImproveParts, out: NodeJS.WriteStream): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
   const { definition, metric, split, runDir } = plan;
   const { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer } = parts;
-  const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
+  const pool = createSandboxPool({ size: Math.min(2, o.concurrency), ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) });
   const controller = new AbortController();
   const offInterrupt = onInterrupt(controller);
   try {
@@ -126,7 +124,9 @@ async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan
       batches,
       baselineEnvironment,
       baselineManifest: {
-        bench: definition.name, split: baselineEnvironment.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated }, options: backendOptions,
+        bench: definition.name, split: baselineEnvironment.split, target: { spec: o.target, label: target.model.label, simulated: target.model.simulated },
+        // The strategy is part of the stored baseline's identity (absent for the plain target, as before).
+        options: { ...backendOptions, ...(o.strategy ? { strategy: o.strategy } : {}) },
         ...(opened.data ? { data: opened.data } : {}),
       },
       context: {
@@ -147,8 +147,9 @@ async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan
         signal: controller.signal,
         ...(o.revise ? { revise: true } : {}),
         ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}),
+        ...(o.strategy ? { strategy: o.strategy } : {}),
         replay: chooseReplay(o.target, o.replay).mode,
-        rerunContext: { target: o.target, bench: definition.name, split, ...backendOptions, threshold: 1, metric, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}) },
+        rerunContext: { target: o.target, bench: definition.name, split, ...backendOptions, threshold: 1, metric, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...strategyAndTimeout(o) },
         onProgress: (e) => progress?.event(e),
       },
     });
@@ -157,11 +158,13 @@ async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan
     const report = written.file;
     const modelTurns = modelTurnHealthOf(written.artifacts);
     const unshipped = opened.data?.unshipped;
-    if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
+    const strategy = o.strategy ? strategyReport(o.strategy, runDir, baseline, summary) : undefined;
+    if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(strategy ? { strategy: strategy.json } : {}), ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
     else {
       out.write(`${renderImproveSummary(summary, modelTurns, metric)}\n`);
       for (const line of batchReasons(runDir, summary)) out.write(`${line}\n`);
       if (o.disableHooks) out.write(`disabled lifecycle positions in every rerun (hooks there are not called): ${o.disableHooks.join(', ')}\n`);
+      for (const line of strategy?.lines ?? []) out.write(`${line}\n`);
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)\n`);
       out.write(`report: ${report}\nrun directory: ${runDir}\n`);
     }
@@ -200,7 +203,8 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--max-rounds <n>', `rounds (or steps) per episode (default: ${roundsHelp(ctx.registry)})`)
     .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
     .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
-    .option('--strategy <name>', 'baseline target strategies are played with run --strategy; improve refuses them (its reward is success@1)')
+    .option('--strategy <name>', `a baseline target strategy the baseline and every rerun are played with: ${STRATEGY_NAMES.join(', ')} (the reward stays success@1; reflection's success@2 is reported apart)`)
+    .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call in reruns (default 50, as the original)')
     .option('--disable-hooks <positions>', `lifecycle positions whose hooks are not called in reruns, comma-separated: ${HOOK_NAMES.join(', ')}`)
     .option('--replay <mode>', REPLAY_HELP)
     .option('--revise', 'LLM engineers: a second pass per batch that sees the first patch, its result, its flips and traces of its rerun (adds <tag>-revision rows)')

@@ -33,6 +33,7 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
   const baseline = await playBaseline({
     dir: run.baselineDir, environment: options.baselineEnvironment, target: ctx.target, taskIndices: allTasks, manifest: options.baselineManifest,
     concurrency: ctx.concurrency, maxInfraRetries: ctx.maxInfraRetries, ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.strategy ? { strategy: ctx.strategy } : {}),
     onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag: 'baseline', done: p.done, total: p.total, ...(p.outcome ? { outcome: p.outcome } : {}) }),
   });
   throwIfInterrupted(ctx.signal, 'during the baseline');

@@ -20,6 +20,7 @@ import { rerunCacheKey } from './rerun-cache-key.js';
 import { throwIfInterrupted } from '../interrupted.js';
 import type { ReplayMode } from '../../models/replay-mode.js';
 import { replayCounts, type ReplayCounts } from './replay-counts.js';
+import type { StrategyName } from '../../runtime/strategies/index.js';
 
 /** What the reward path needs besides the proposal: the benchmark, the frozen target and the rerun setup. */
 export interface RewardPathContext {
@@ -45,6 +46,12 @@ export interface RewardPathContext {
    * rerun means, so the caller also puts them in `rerunContext`.
    */
   disabledHooks?: readonly HookName[];
+  /**
+   * The baseline target strategy reruns are played with, the same as the baseline's, so a reward compares
+   * like with like (success@1 of the first episodes; Reflection's second episodes never enter it). It
+   * changes what a rerun means, so the caller also puts it in `rerunContext`.
+   */
+  strategy?: StrategyName;
   /** What changes a rerun's meaning besides the patch and the batch (target, options); part of the cache key. */
   rerunContext: Record<string, unknown>;
   /**
@@ -191,6 +198,7 @@ async function rerun(ctx: RewardPathContext, batchTag: string, patch: HarnessPat
           await runBatch({
             environment, model: ctx.target, hooks, taskIndices: tasks, store, concurrency: ctx.concurrency, retryInfra: attempts > 1, ...(ctx.signal ? { signal: ctx.signal } : {}),
             ...(ctx.replay === 'exact' && baselineTurns ? { replayFrom: baselineTurns } : {}),
+            ...(ctx.strategy ? { strategy: ctx.strategy } : {}),
             onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag, done: p.done, total: p.total, ...(p.record ? { outcome: p.record.outcome } : {}) }),
           });
           if (tasks.every((i) => store.isDone(i, true)) || ctx.signal?.aborted) break;

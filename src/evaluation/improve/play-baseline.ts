@@ -4,6 +4,7 @@ import type { ChatModel } from '../../models/chat-model.js';
 import type { Environment } from '../../runtime/environment.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
+import type { StrategyName } from '../../runtime/strategies/index.js';
 import { runBatch, type BatchProgress } from '../run-batch.js';
 
 /** The identity of a baseline run (target, benchmark options); a stored baseline is reused only when it matches. */
@@ -22,6 +23,8 @@ export interface PlayBaselineOptions {
   onProgress?: (progress: { done: number; total: number; outcome?: Outcome }) => void;
   /** Stops scheduling new episodes; running ones finish and are stored. */
   signal?: AbortSignal;
+  /** A baseline target strategy every episode is played with (the caller puts it in `manifest.options` too). */
+  strategy?: StrategyName;
 }
 
 /** The no-harness baseline of the frozen target on some tasks, stored once in a run store; returns its records. */
@@ -34,6 +37,7 @@ export async function playBaseline(options: PlayBaselineOptions): Promise<Episod
       await runBatch({
         environment: options.environment, model: options.target, hooks: NO_HOOKS, taskIndices, store, concurrency: options.concurrency, retryInfra: attempt > 1,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.strategy ? { strategy: options.strategy } : {}),
         ...(options.onProgress ? { onProgress: (p: BatchProgress) => options.onProgress!({ done: p.done, total: p.total, ...(p.record ? { outcome: p.record.outcome } : {}) }) } : {}),
       });
       if (taskIndices.every((i) => store.isDone(i, true)) || options.signal?.aborted) break;

@@ -15,6 +15,7 @@ export async function playBaseline(ctx: ImproveContext, environment: Environment
   const records = await playStoredBaseline({
     dir, environment, target: ctx.target, taskIndices: tasks, manifest: identity, concurrency: ctx.concurrency, maxInfraRetries: ctx.maxInfraRetries,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.strategy ? { strategy: ctx.strategy } : {}),
     onProgress: (p) => ctx.onProgress?.({ kind: 'episode', batchTag: 'baseline', done: p.done, total: p.total, ...(p.outcome ? { outcome: p.outcome } : {}) }),
   });
   return new Map(records.map((r) => [r.task.index, r]));
