@@ -5,7 +5,8 @@ import type { OpenedBench, OpenedTarget } from '../../experiments/shared/open-ce
 import { flagOf } from '../../app/options.js';
 import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { benchmarkOf, type CliContext } from '../cli-context.js';
-import { openExperiment } from './experiment-setup.js';
+import { resolveDataDir } from '../../config/data-dir.js';
+import { experimentDir, openExperiment } from './experiment-setup.js';
 
 /** `sim:any[?…]` stands for the simulated target of each benchmark a multi-benchmark experiment plays. */
 export const ANY_SIM = 'sim:any';
@@ -67,4 +68,50 @@ export async function openBenchWithTargets(
     await setup.close();
     throw error;
   }
+}
+
+/** A benchmark opened with every target and every engineer of a multi-target experiment (engineers in SPEC order). */
+export type OpenedBenchWithEngineers = OpenedBench & { engineers: Engineer[] };
+
+/** What a multi-target experiment command sets up before its protocol runs. */
+export interface MatrixSetup {
+  /** The benchmark options each benchmark gets (the flags it owns). */
+  perBench: Map<string, Record<string, unknown>>;
+  /** The experiment's run directory. */
+  root: string;
+  /** Opens one benchmark with every target and every engineer; `close` releases all of it. */
+  openBench(bench: string): Promise<OpenedBenchWithEngineers>;
+}
+
+/**
+ * The setup `experiment main` and `experiment transfer` share: the benchmark options per benchmark, the
+ * run directory `runs/<kind>-<benches>-<split>-<time>` (or `--out`), and the opening of a benchmark with
+ * every target, the first engineer through `openExperiment` and the others beside it.
+ */
+export async function openMatrix(
+  ctx: CliContext, o: CellCommandOptions & { out?: string | undefined }, kind: string, benches: readonly string[], benchReceived: Record<string, unknown>, targets: readonly string[], engineers: readonly string[],
+): Promise<MatrixSetup> {
+  const perBench = await benchOptionsPer(ctx, benches, benchReceived);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const root = experimentDir(kind, benches.join('+'), o.split, o.out);
+  const openBench = async (name: string): Promise<OpenedBenchWithEngineers> => {
+    const opened = await openBenchWithTargets(ctx, o, name, targets, perBench.get(name)!, engineers[0]!, root, log);
+    const others: Awaited<ReturnType<typeof resolveEngineer>>[] = [];
+    try {
+      for (const spec of engineers.slice(1)) others.push(await resolveEngineer(spec, { dataDir: resolveDataDir(o.dataDir) }));
+    } catch (error) {
+      for (const e of others) await e.close();
+      await opened.close();
+      throw error;
+    }
+    return {
+      ...opened,
+      engineers: [opened.targets[0]!.context.engineer, ...others.map((e) => e.engineer)],
+      close: async () => {
+        for (const e of others) await e.close();
+        await opened.close();
+      },
+    };
+  };
+  return { perBench, root, openBench };
 }

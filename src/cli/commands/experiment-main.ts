@@ -2,17 +2,15 @@ import path from 'node:path';
 
 import type { Command } from 'commander';
 
-import { resolveDataDir } from '../../config/data-dir.js';
 import { renderMainTable } from '../../experiments/main-table/render-main.js';
-import { runMainExperiment, type MainOpenedBench } from '../../experiments/main-table/run-main.js';
+import { runMainExperiment } from '../../experiments/main-table/run-main.js';
 import { MainOptionsSchema } from '../../app/experiment-options.js';
 import { parseWith } from '../../app/options.js';
-import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
-import { ANY_SIM, benchOptionsPer, openBenchWithTargets } from './experiment-cells.js';
-import { experimentDir, experimentOptions } from './experiment-setup.js';
+import { ANY_SIM, openMatrix } from './experiment-cells.js';
+import { experimentOptions } from './experiment-setup.js';
 
 /** The benchmarks of the paper's Table 1, in its column order (those registered). */
 const TABLE_ONE_ORDER = ['webshop', 'alfworld', 'dbbench'];
@@ -22,28 +20,7 @@ export async function mainTableCommand(ctx: CliContext, received: Record<string,
   const { own, bench } = experimentOptions(ctx, MainOptionsSchema, received);
   const o = parseWith(MainOptionsSchema, own);
   const benches = o.benches ?? TABLE_ONE_ORDER.filter((b) => ctx.registry.find(b));
-  const perBench = await benchOptionsPer(ctx, benches, bench);
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const root = experimentDir('main', benches.join('+'), o.split, o.out);
-  const openBench = async (name: string): Promise<MainOpenedBench> => {
-    const opened = await openBenchWithTargets(ctx, o, name, o.targets, perBench.get(name)!, o.engineers[0]!, root, log);
-    const others: Awaited<ReturnType<typeof resolveEngineer>>[] = [];
-    try {
-      for (const spec of o.engineers.slice(1)) others.push(await resolveEngineer(spec, { dataDir: resolveDataDir(o.dataDir) }));
-    } catch (error) {
-      for (const e of others) await e.close();
-      await opened.close();
-      throw error;
-    }
-    return {
-      ...opened,
-      engineers: [opened.targets[0]!.context.engineer, ...others.map((e) => e.engineer)],
-      close: async () => {
-        for (const e of others) await e.close();
-        await opened.close();
-      },
-    };
-  };
+  const { perBench, root, openBench } = await openMatrix(ctx, o, 'main', benches, bench, o.targets, o.engineers);
   const artifact = await runMainExperiment({
     rootDir: root,
     benches,

@@ -9,23 +9,21 @@ import { parseWith } from '../../app/options.js';
 import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
-import { ANY_SIM, benchOptionsPer, openBenchWithTargets } from './experiment-cells.js';
-import { experimentDir, experimentOptions } from './experiment-setup.js';
+import { ANY_SIM, openMatrix } from './experiment-cells.js';
+import { experimentOptions } from './experiment-setup.js';
 
 /** `harness-r1 experiment transfer`: the library function behind it. */
 export async function transferCommand(ctx: CliContext, received: Record<string, unknown>, out: NodeJS.WriteStream = process.stdout): Promise<number> {
   const { own, bench } = experimentOptions(ctx, TransferOptionsSchema, received);
   const o = parseWith(TransferOptionsSchema, own);
-  const perBench = await benchOptionsPer(ctx, o.bench, bench);
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const root = experimentDir('transfer', o.bench.join('+'), o.split, o.out);
+  const { perBench, root, openBench } = await openMatrix(ctx, o, 'transfer', o.bench, bench, o.targets, [o.engineer]);
   const artifact = await runTransferExperiment({
     rootDir: root,
     benches: o.bench,
     targets: o.targets,
     batchSize: o.batchSize,
     settings: { split: o.split ?? null, tasks: o.tasks ?? null, engineer: o.engineer, protocol: o.protocol ?? null, maxRounds: o.maxRounds ?? null, options: Object.fromEntries(perBench), resamples: o.resamples },
-    openBench: (name) => openBenchWithTargets(ctx, o, name, o.targets, perBench.get(name)!, o.engineer, root, log),
+    openBench,
     bootstrap: { resamples: o.resamples },
   });
   if (o.json) out.write(`${JSON.stringify({ runDir: root, summary: path.join(root, 'transfer.json'), ...artifact }, null, 2)}\n`);
