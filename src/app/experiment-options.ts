@@ -8,6 +8,7 @@ import { ConfigError } from '../episode/index.js';
 import { MAX_BOOTSTRAP_RESAMPLES } from '../statistics/index.js';
 import { choiceOption, intOption } from './options.js';
 import { REPLAY_MODES } from '../models/replay-mode.js';
+import { STRATEGY_NAMES, type StrategyName } from '../runtime/strategies/index.js';
 
 /** The paper's held-out seeds. */
 export const PAPER_SEEDS = [20260720, 20260721, 20260722] as const;
@@ -107,11 +108,27 @@ export const TransferOptionsSchema = z.object({
 });
 export type TransferOptions = z.infer<typeof TransferOptionsSchema>;
 
+/** `--strategies react,reflection`: distinct baseline target strategies. */
+export function strategyListOption(key: string) {
+  return nameListOption(key).transform((names, ctx) => {
+    const unknown = names.filter((n) => !(STRATEGY_NAMES as readonly string[]).includes(n));
+    if (unknown.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `Unknown --${key} ${unknown.map((n) => `'${n}'`).join(', ')}. Allowed: ${STRATEGY_NAMES.join(', ')}.` });
+      return z.NEVER;
+    }
+    return names as StrategyName[];
+  });
+}
+
 export const MainOptionsSchema = z.object({
   ...commonOptions,
   benches: nameListOption('benches').optional(),
   targets: specListOption('targets'),
   engineers: specListOption('engineers').default(['symbolic']),
+  /** Baseline target strategies, one no-patch row each (default: none). */
+  strategies: strategyListOption('strategies').optional(),
   batchSize: intOption('batchSize', 1, 100_000).default(10),
+  /** Wall-clock limit of one hook call in the engineers' reruns (default: the sandbox's, 50 ms). */
+  hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
 });
 export type MainOptions = z.infer<typeof MainOptionsSchema>;

@@ -45,6 +45,7 @@ export interface CellCommandOptions {
   maxRounds?: number | undefined;
   protocol?: string | undefined;
   concurrency: number;
+  hookTimeoutMs?: number | undefined;
 }
 
 /**

@@ -44,7 +44,7 @@ export function experimentOptions<S extends z.ZodObject>(ctx: CliContext, schema
  */
 export async function openExperiment(
   ctx: CliContext,
-  o: { bench: string; split?: string | undefined; tasks?: string | undefined; target: string; dataDir?: string | undefined; maxRounds?: number | undefined; protocol?: string | undefined; concurrency: number; replay?: ReplayMode | undefined },
+  o: { bench: string; split?: string | undefined; tasks?: string | undefined; target: string; dataDir?: string | undefined; maxRounds?: number | undefined; protocol?: string | undefined; concurrency: number; replay?: ReplayMode | undefined; hookTimeoutMs?: number | undefined },
   benchReceived: Record<string, unknown>,
   engineer: (definition: AnyBenchmarkDefinition, dataDir: string) => Promise<{ engineer: Engineer; close(): Promise<void> }>,
   rootDir: string,
@@ -70,7 +70,7 @@ export async function openExperiment(
     closers.push(() => target.close());
     const resolved = await engineer(definition, dataDir);
     closers.push(() => resolved.close());
-    const pool: SandboxPool = createSandboxPool({ size: Math.min(2, o.concurrency) });
+    const pool: SandboxPool = createSandboxPool({ size: Math.min(2, o.concurrency), ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) });
     closers.push(() => pool.close());
     const metric = definition.evaluation.defaultMetric;
     const context: ImproveContext = {
@@ -87,7 +87,8 @@ export async function openExperiment(
       threshold: 1,
       metric,
       maxInfraRetries: 2,
-      rerunContext: { target: o.target, bench: definition.name, split, ...identity, threshold: 1, metric },
+      // A hook time limit changes what a rerun means (a slow hook faults or not): part of the key when given.
+      rerunContext: { target: o.target, bench: definition.name, split, ...identity, threshold: 1, metric, ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) },
       replay: chooseReplay(o.target, o.replay).mode,
       onProgress: (e) => live.event(e),
     };

@@ -2,11 +2,12 @@ import type { EvalStatus, RewardMetric } from '../../episode/index.js';
 import type { BootstrapOptions, PairedSummary } from '../../statistics/index.js';
 import type { ExperimentCost } from '../shared/experiment-cost.js';
 import { pairedCounts } from '../shared/paired-counts.js';
+import type { SuccessAt2 } from '../../evaluation/success-at-2.js';
 
 /**
  * One row of the table under each target. The default harness has neither an engineer nor a strategy;
- * an engineer row patches the default target's failures; a strategy row (a baseline agent strategy such
- * as ReAct, once the targets can play one) would set `strategy` and be played as its own no-patch arm.
+ * an engineer row patches the default target's failures; a strategy row (a baseline target strategy:
+ * ReAct, Self-Refine, Reflection) sets `strategy` and is played as its own no-patch arm.
  */
 export interface MainRowSpec {
   id: string;
@@ -31,7 +32,7 @@ export interface MainBlockInput {
   /** Tasks scored for this target (no infrastructure failure at baseline), in task order. */
   tasks: { task: number; family: string; baseline: number }[];
   /** Row id → task → reward with that row's intervention (the default row: the baseline itself). */
-  rows: { row: string; rewards: ReadonlyMap<number, number>; batches: { tag: string; status: EvalStatus; validPatch: boolean }[]; dir: string }[];
+  rows: { row: string; rewards: ReadonlyMap<number, number>; batches: { tag: string; status: EvalStatus; validPatch: boolean }[]; dir: string; /** Reflection rows: success@2 of the same tasks. */ successAt2?: SuccessAt2; /** What this row itself played and asked (its own folder). */ cost?: ExperimentCost }[];
   excludedTasks: number[];
 }
 
@@ -60,6 +61,16 @@ export interface MainBenchCell {
   batches: { tag: string; status: EvalStatus; validPatch: boolean }[];
   dir: string;
   excludedTasks: number[];
+  /**
+   * Reflection rows only: success@2 of the same tasks (first episode, or the second one after a failure,
+   * with the reflection in context). Its own column: never ranked against success@1 and never paired.
+   */
+  successAt2?: SuccessAt2;
+  /**
+   * What this row itself cost, per role: the default row its baseline, a strategy row its own episodes
+   * (reflection calls and second episodes included), an engineer row its engineer answers and reruns.
+   */
+  cost?: ExperimentCost;
 }
 
 export interface MainRow {
@@ -73,6 +84,8 @@ export interface MainRow {
   avg: number;
   /** `avg` minus the default row's (absent on the default row). */
   avgDelta?: number;
+  /** Reflection rows only: the equal-weight mean of the benchmarks' success@2 (its own column, never compared with `avg`). */
+  avgAt2?: number;
 }
 
 /** `main.json`. */
@@ -111,6 +124,8 @@ export function summarizeMain(input: MainSummaryInput): MainArtifact {
         batches: mine.batches,
         dir: mine.dir,
         excludedTasks: block.excludedTasks,
+        ...(mine.successAt2 ? { successAt2: mine.successAt2 } : {}),
+        ...(mine.cost ? { cost: mine.cost } : {}),
       };
       if (spec.id !== input.rows[0]!.id) {
         const c = pairedCounts(block.tasks.map((x) => ({ task: x.task, baseline: x.baseline, patched: mine.rewards.get(x.task)! })), b.threshold, withScore, input.bootstrap);
@@ -123,6 +138,7 @@ export function summarizeMain(input: MainSummaryInput): MainArtifact {
       ...(spec.engineer !== undefined ? { engineer: spec.engineer } : {}),
       ...(spec.strategy !== undefined ? { strategy: spec.strategy } : {}),
       cells, avg: cells.reduce((a, c) => a + c.success, 0) / cells.length,
+      ...(cells.every((c) => c.successAt2) ? { avgAt2: cells.reduce((a, c) => a + c.successAt2!.successAt2, 0) / cells.length } : {}),
     };
   }));
   for (const row of rows) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { specListOption } from '../../app/experiment-options.js';
+import { specListOption, strategyListOption } from '../../app/experiment-options.js';
 import { formatExperimentCost, measureExperimentCost } from './experiment-cost.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'harness-cost-'));
@@ -27,6 +27,25 @@ describe('measureExperimentCost', () => {
       engineer: { modelCalls: 2, promptTokens: 900, completionTokens: 60, items: 2 },
     });
     expect(formatExperimentCost(cost)).toBe('cost: target 9 model call(s), 157 prompt + 16 completion tokens (4 episodes); engineer 2 model call(s), 900 prompt + 60 completion tokens (2 answers)');
+  });
+});
+
+describe('measureExperimentCost of Reflection', () => {
+  it('adds the reflection call and the second episode to the target, still one episode item per record', () => {
+    const dir = path.join(root, 'reflection');
+    mkdirSync(dir, { recursive: true });
+    const record = { usage: { modelCalls: 5, promptTokens: 500, completionTokens: 50 }, detail: { reflection: { text: 'r', usage: { modelCalls: 1, promptTokens: 80, completionTokens: 20 }, retry: { usage: { modelCalls: 3, promptTokens: 300, completionTokens: 30 } } } } };
+    const failedReflection = { usage: { modelCalls: 2, promptTokens: 10, completionTokens: 1 }, detail: { reflection: { error: 'empty', usage: { modelCalls: 1, promptTokens: 9, completionTokens: 0 } } } };
+    writeFileSync(path.join(dir, 'episodes.jsonl'), `${JSON.stringify(record)}\n${JSON.stringify(failedReflection)}\n`);
+    expect(measureExperimentCost(dir).target).toEqual({ modelCalls: 5 + 1 + 3 + 2 + 1, promptTokens: 500 + 80 + 300 + 10 + 9, completionTokens: 50 + 20 + 30 + 1, items: 2 });
+  });
+});
+
+describe('strategyListOption', () => {
+  it('takes distinct known strategies and names an unknown one', () => {
+    expect(strategyListOption('strategies').parse('react,self_refine,reflection')).toEqual(['react', 'self_refine', 'reflection']);
+    expect(() => strategyListOption('strategies').parse('react,tree')).toThrow(/Unknown --strategies 'tree'\. Allowed: react, self_refine, reflection\./);
+    expect(() => strategyListOption('strategies').parse('react,react')).toThrow(/distinct names/);
   });
 });
 

@@ -31,10 +31,16 @@ function add(cost: RoleCost, usage: Usage | undefined): void {
   cost.completionTokens += usage?.completionTokens ?? 0;
 }
 
+function addCalls(cost: RoleCost, usage: Usage | undefined): void {
+  cost.modelCalls += usage?.modelCalls ?? 0;
+  cost.promptTokens += usage?.promptTokens ?? 0;
+  cost.completionTokens += usage?.completionTokens ?? 0;
+}
+
 /**
  * Sums the cost of an experiment from its files: the usage of every line of every `episodes.jsonl` (the
  * target's episodes, superseded attempts included: they were paid for) and of every `engineer.json`
- * (the engineer's answers). Files are visited in sorted order, so the sums are deterministic.
+ * (the engineer's answers); a Reflection record adds its reflection call and its second episode. Files are visited in sorted order, so the sums are deterministic.
  */
 export function measureExperimentCost(root: string): ExperimentCost {
   const cost: ExperimentCost = { target: zero(), engineer: zero() };
@@ -46,13 +52,19 @@ export function measureExperimentCost(root: string): ExperimentCost {
       else if (entry.name === 'episodes.jsonl') {
         for (const line of readFileSync(file, 'utf8').split('\n')) {
           if (line.trim() === '') continue;
-          let record: { usage?: Usage };
+          let record: { usage?: Usage; detail?: { reflection?: { usage?: Usage; retry?: { usage?: Usage } } } };
           try {
-            record = JSON.parse(line) as { usage?: Usage };
+            record = JSON.parse(line) as typeof record;
           } catch {
             continue; // a torn last line of a killed run: the store repairs it on open
           }
           add(cost.target, record.usage);
+          // Reflection: the reflection call and the second episode are paid for too (the record's own usage is the first episode's).
+          const reflection = record.detail?.reflection;
+          if (reflection) {
+            addCalls(cost.target, reflection.usage);
+            addCalls(cost.target, reflection.retry?.usage);
+          }
         }
       } else if (entry.name === 'engineer.json') {
         add(cost.engineer, (JSON.parse(readFileSync(file, 'utf8')) as EngineerResult).usage);
