@@ -112,6 +112,7 @@ describe('summarizeMain with strategy rows', () => {
     const text = renderMainTable(a);
     const [main, apart] = text.split(/^success@2 \(Reflection only/m);
     expect(apart).toBeDefined();
+    expect(text).toMatch(/^main table: db\/dev; 1 target\(s\); engineers patch batches of 2; baseline strategies \(no patch\) react, reflection \[SIMULATED TARGET/m);
     expect(main).not.toMatch(/@2/);
     expect(main).toMatch(/^sim:db +Reflection \(strategy, no patch; success@1\) +50\.0 \(\+25\.0\) +50\.0 \(\+25\.0\)$/m);
     expect(main).toMatch(/sim:db · ReAct \(strategy, no patch\) · db: \+50\.0 pp .*\(strategy react, success@1, no patch\)/);

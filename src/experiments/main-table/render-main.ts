@@ -53,7 +53,7 @@ export function renderMainTable(a: MainArtifact): string {
     : [])));
   const excluded = a.rows.filter((r) => r.avgDelta === undefined).flatMap((r) => r.cells.filter((c) => c.excludedTasks.length > 0).map((c) => `${r.target} ${c.bench} #${c.excludedTasks.join(', #')}`));
   return [
-    `main table: ${a.benches.map((b) => `${b.name}/${b.split}`).join(', ')}; ${a.targets.length} target(s); engineers patch batches of ${a.batchSize} ${resultLabel(a.labels)}`.trimEnd(),
+    `main table: ${a.benches.map((b) => `${b.name}/${b.split}`).join(', ')}; ${a.targets.length} target(s); engineers patch batches of ${a.batchSize}${strategiesOf(a)} ${resultLabel(a.labels)}`.trimEnd(),
     ...a.targets.map((t) => `  ${t.spec}: ${t.label}`),
     ...a.engineers.map((e) => `  engineer ${e.spec}: ${e.label}`),
     ...(excluded.length > 0 ? [`left out (baseline infrastructure failure after retries): ${excluded.join('; ')}`] : []),
@@ -100,4 +100,10 @@ function renderRowCosts(a: MainArtifact): string[] {
     return `  ${row.target} · ${row.label} · ${c.bench}: ${target}${engineer}`;
   }));
   return lines.length > 0 ? ['cost per row (its own episodes and answers):', ...lines] : [];
+}
+
+/** `; strategies react, reflection` when the table has strategy rows. */
+function strategiesOf(a: MainArtifact): string {
+  const names = [...new Set(a.rows.flatMap((r) => (r.strategy !== undefined ? [r.strategy] : [])))];
+  return names.length > 0 ? `; baseline strategies (no patch) ${names.join(', ')}` : '';
 }
