@@ -23,7 +23,7 @@ export interface RowRewardPaths {
 }
 
 /**
- * Sets up RL rows for rewards as `sample-group` does: the baseline run the row froze is read back from its
+ * Sets up RL rows for rewards (`sample-group` and `serve-reward`): the baseline run the row froze is read back from its
  * export folder, the engineer prompt rebuilt from it must have the row's digest, and the target, serving
  * identity and prompt version must be the row's (`checkRowContext`); then the reward path of `improve`,
  * with reruns under `rootDir`. Targets are resolved once per spec and shared by the rows.
@@ -76,7 +76,7 @@ export function rowRewardPaths(o: {
     const baseline = new Map(Object.entries(m.baseline_rewards).map(([k, v]) => [Number(k), v]));
     const evidence = { baseline, threshold: m.reward_threshold, metric };
     const prepared: PreparedRow = {
-      entry, targetSpec, targetSimulated: target.simulated,
+      entry, input, targetSpec, targetSimulated: target.simulated,
       batch: { tag: m.batch_tag, episodes: records.filter((r) => m.task_indices.includes(r.task.index)), evidence },
       ctx: {
         benchmark: definition, patchRules: o.registry.patchRules(), split: m.env_split, rootDir: o.rootDir,

@@ -7,7 +7,7 @@ import type { EvalStatus } from '../episode/eval-status.js';
 import { describeStatus } from './describe-status.js';
 import { formatPercent, formatReward } from './format-numbers.js';
 import { html, slug, trustedHtml, type SafeHtml } from './html.js';
-import { REPORT_CSP, REPORT_CSS, REPORT_SCRIPT } from './report-assets.js';
+import { renderPageShell } from './page-shell.js';
 
 export interface GroupReportRow {
   file: string;
@@ -74,26 +74,15 @@ export function renderGroupsReport(view: GroupReportView, options: { generatedAt
   const lo = Math.min(0, ...all);
   const hi = Math.max(0, ...all);
   const badges = html`${view.targetSimulated ? html`<span class="badge sim">SIMULATED TARGET</span>` : ''}${view.engineerSymbolic ? html`<span class="badge sym">SYMBOLIC ENGINEER</span>` : ''}`;
-  const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="harness-r1 report">
-<title>harness-r1 GRPO groups: ${view.name}</title>
-<style>${trustedHtml(REPORT_CSS)}</style>
-</head>
-<body data-report-kind="groups" data-simulated-target="${String(view.targetSimulated)}" data-symbolic-engineer="${String(view.engineerSymbolic)}">
-<header>
-<h1>harness-r1 GRPO groups: ${view.name} ${badges}</h1>
-<p class="subtitle">${view.groups.length} group(s), ${view.samples} engineer sample(s), each rerun through the reward path of improve</p>
-${view.targetSimulated ? html`<div class="banner sim" data-provenance="simulated-target">SIMULATED TARGET — the rewards come from reruns of the built-in simulated target, not a real model.</div>` : ''}
-${view.engineerSymbolic ? html`<div class="banner sym" data-provenance="symbolic-engineer">SYMBOLIC ENGINEER — the samples were drawn from the built-in symbolic engineer, not an LLM.</div>` : ''}
-<nav><a href="#summary">Summary</a><a href="#groups">Per group</a></nav>
-</header>
-<main>
-<section id="summary"><h2>Summary</h2>
+  return renderPageShell({
+    title: `harness-r1 GRPO groups: ${view.name}`,
+    heading: html`harness-r1 GRPO groups: ${view.name} ${badges}`,
+    subtitle: `${view.groups.length} group(s), ${view.samples} engineer sample(s), each rerun through the reward path of improve`,
+    bodyData: [['report-kind', 'groups'], ['simulated-target', String(view.targetSimulated)], ['symbolic-engineer', String(view.engineerSymbolic)]],
+    banners: html`${view.targetSimulated ? html`<div class="banner sim" data-provenance="simulated-target">SIMULATED TARGET — the rewards come from reruns of the built-in simulated target, not a real model.</div>` : ''}
+${view.engineerSymbolic ? html`<div class="banner sym" data-provenance="symbolic-engineer">SYMBOLIC ENGINEER — the samples were drawn from the built-in symbolic engineer, not an LLM.</div>` : ''}`,
+    sections: [['summary', 'Summary'], ['groups', 'Per group']],
+    body: html`<section id="summary"><h2>Summary</h2>
 <div class="cards">
 ${card('groups', String(view.groups.length), 'groups')}
 ${card('zero-variance groups', `${view.zeroVarianceGroups} (${formatPercent(view.zeroVarianceShare)})`, 'zero-variance')}
@@ -116,12 +105,8 @@ ${view.groups.map((g) => html`<tr id="group-${slug(g.file)}" data-group="${g.fil
 <td data-metric="statuses">${Object.entries(g.statuses).sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => html`<span title="${describeStatus(s as EvalStatus) ?? ''}">${s} ${n}</span> `)}</td>
 <td>${g.sampling.temperature} / ${g.sampling.topP}</td></tr>`)}
 </tbody></table>
-</section>
-</main>
-<footer>Made by <code>harness-r1 report</code> from the stored group.json files only; nothing was replayed.${options.generatedAt ? ` Generated ${options.generatedAt}.` : ''}</footer>
-<script>${trustedHtml(REPORT_SCRIPT)}</script>
-</body>
-</html>
-`;
-  return page.value;
+</section>`,
+    footer: html`Made by <code>harness-r1 report</code> from the stored group.json files only; nothing was replayed.`,
+    ...(options.generatedAt ? { generatedAt: options.generatedAt } : {}),
+  });
 }

@@ -1,3 +1,4 @@
+import type { EngineerInput } from '../engineer/engineer.js';
 import type { RewardDecision } from '../evaluation/improve/decide-reward.js';
 import type { JudgedBatch, RewardPathContext } from '../evaluation/improve/judge-proposal.js';
 import type { CatalogRow } from './row-catalog.js';
@@ -8,6 +9,8 @@ import type { CatalogRow } from './row-catalog.js';
  */
 export interface PreparedRow {
   entry: CatalogRow;
+  /** The engineer input the row's prompt was built from (its digest checked against the row's). */
+  input: EngineerInput;
   targetSpec: string;
   targetSimulated: boolean;
   batch: JudgedBatch;

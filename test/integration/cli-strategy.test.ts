@@ -66,7 +66,7 @@ describe('run --strategy (real CLI process, simulated target)', () => {
   it('an unknown strategy is a usage error', async () => {
     const bad = await runCli(['run', '--bench', 'dbbench', '--target', 'sim:dbbench', '--strategy', 'tree_of_thought']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/Unknown --strategy 'tree_of_thought'\. Allowed: react, self_refine, reflection\./);
+    expect(bad.stderr).toMatch(/Unknown --strategy 'tree_of_thought'\. Allowed: react, self_refine, reflection, trajectory_reflection\./);
     const improve = await runCli(['improve', '--bench', 'dbbench', '--target', 'sim:dbbench', '--strategy', 'tree_of_thought', '--run-dir', path.join(root, 'improve-bad')]);
     expect(improve.code).toBe(2);
     expect(improve.stderr).toMatch(/Unknown --strategy 'tree_of_thought'/);

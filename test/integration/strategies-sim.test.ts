@@ -9,9 +9,10 @@ import { runCli } from './cli-helpers.js';
 const root = mkdtempSync(path.join(tmpdir(), 'harness-strategies-sim-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-interface Turn { round: number; strategy: string; decision?: string; feedback?: string; verdict?: string }
+interface Turn { round: number; strategy: string; decision?: string; feedback?: string; verdict?: string; reflection?: string }
 interface Rec {
   outcome: string;
+  reward: number;
   rounds: number;
   usage: { modelCalls: number };
   detail: { strategyTurns?: Turn[]; reflection?: { text?: string; retry?: { outcome: string; messages: { content: string | null }[] } } };
@@ -21,9 +22,9 @@ const AGENT_FAILURES = ['wrong_answer', 'round_limit', 'invalid_action'];
 
 // Three tasks of each benchmark, each strategy, through the real CLI and the simulated targets' HTTP servers.
 describe.each(['dbbench', 'alfworld', 'webshop'])('strategies on %s (simulated target)', (bench) => {
-  const play = async (strategy: string) => {
-    const dir = path.join(root, `${bench}-${strategy}`);
-    const r = await runCli(['run', '--bench', bench, '--tasks', '0:3', '--target', `sim:${bench}`, '--strategy', strategy, '--run-dir', dir, '--json']);
+  const play = async (strategy: string | undefined) => {
+    const dir = path.join(root, `${bench}-${strategy ?? 'plain'}`);
+    const r = await runCli(['run', '--bench', bench, '--tasks', '0:3', '--target', `sim:${bench}`, ...(strategy ? ['--strategy', strategy] : []), '--run-dir', dir, '--json']);
     expect(r.code, r.stderr).toBe(0);
     return { out: JSON.parse(r.stdout) as { summary: { successes: number }; successAt2?: { success1: number; success2: number; retried: number } }, recs: records(dir) };
   };
@@ -57,5 +58,22 @@ describe.each(['dbbench', 'alfworld', 'webshop'])('strategies on %s (simulated t
       const retry = r.detail.reflection!.retry!;
       expect(retry.messages[0]!.content).toContain(r.detail.reflection!.text!);
     }
+  }, 120_000);
+
+  it('trajectory_reflection: a reflection call without tools before every action, two calls per turn, success@1 only', async () => {
+    const { out, recs } = await play('trajectory_reflection');
+    expect(out.successAt2).toBeUndefined();
+    for (const r of recs) {
+      const turns = r.detail.strategyTurns!;
+      expect(turns).toHaveLength(r.rounds);
+      expect(r.usage.modelCalls).toBe(2 * r.rounds);
+      for (const t of turns) {
+        expect(t.decision).toBe('action_with_reflection');
+        expect(t.reflection).toMatch(/^So far \d+ action\(s\) were taken/);
+      }
+    }
+    // The simulation answers the action request with its own turn: the reflection's words neither help nor hurt it.
+    const plain = await play(undefined);
+    expect(recs.map((r) => [r.outcome, r.reward, r.rounds])).toEqual(plain.recs.map((r) => [r.outcome, r.reward, r.rounds]));
   }, 120_000);
 });

@@ -13,8 +13,8 @@ import { isRlFormat, RL_FORMATS, type RlFormat } from '../../training/rows/forma
 import { DEFAULT_ROLLOUT_GROUP } from '../../training/rows/group-rows.js';
 import { PARTITIONS } from '../../task-splits/index.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchNames, protocolHelp, receivedOptions, type CliContext } from '../cli-context.js';
-import { openExportSetup } from './export-setup.js';
+import { addBenchmarkFlags, benchNames, receivedOptions, type CliContext } from '../cli-context.js';
+import { addExportBatchingOptions, addExportPlayOptions, openExportSetup } from './export-setup.js';
 
 export const ExportRlOptionsSchema = z.object({
   bench: z.string(),
@@ -86,27 +86,19 @@ export function renderExportSummary(s: ExportRlSummary): string {
 }
 
 export function registerExportRlCommand(parent: Command, ctx: CliContext): void {
-  const command = parent
+  const head = parent
     .command('rl')
     .description('RL rows: the frozen target\'s no-harness baseline over a training split, one release row (engineer prompt + frozen baseline) per batch with a failure.')
     .option('--bench <bench>', `benchmark (required): ${benchNames(ctx)}`)
     .option('--split <partition>', 'training partition of the split manifest: rl_train (default) or sft_train')
     .option('--target <spec>', `frozen target (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N], scripted:<file>`)
     .option('--out <dir>', 'export folder (required): <dir>/<bench>/ and <dir>/mixed/')
-    .option('--format <list>', `${RL_FORMATS.join(', ')} (comma-separated; default relax). rows.jsonl (the release row) is always written`)
-    .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`)
-    .option('--batches <n>', 'only the first N batches')
-    .option('--splits <manifest>', 'a manifest.json written by harness-r1 splits (default: built from the data)')
-    .option('--pool <file>', 'a training pool for the split builder (see harness-r1 splits --help)')
+    .option('--format <list>', `${RL_FORMATS.join(', ')} (comma-separated; default relax). rows.jsonl (the release row) is always written`);
+  const command = addExportBatchingOptions(head)
     .option('--group-size <n>', `rows per single-benchmark rollout group in mixed/ (reference ${DEFAULT_ROLLOUT_GROUP})`)
     .option('--engineer-protocol <p>', `engineer prompt protocol: ${ENGINEER_PROMPT_PROTOCOLS.join(' or ')} (default prefill_think_patch)`)
-    .option('--metric <metric>', `batch reward recorded for the reward side: ${REWARD_METRICS.join(' or ')}`)
-    .option('--concurrency <n>', 'episodes played at once (default 4)')
-    .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
-    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
-    .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
-    .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
-    .option('--json', 'machine-readable summary');
+    .option('--metric <metric>', `batch reward recorded for the reward side: ${REWARD_METRICS.join(' or ')}`);
+  addExportPlayOptions(command, ctx, { hookTimeout: false });
   addBenchmarkFlags(command, ctx.registry).action(async (opts: Record<string, unknown>) => {
     process.exitCode = (await exportRlCommand(ctx, opts)).code;
   });

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 
+import type { Command } from 'commander';
+
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
 import { benchmarkOptions, chooseProtocol, openBenchmark } from '../../app/open-environment.js';
+import { DEFAULT_BATCH_SIZE } from '../../app/options.js';
 import { resolveTarget } from '../../app/resolve-target.js';
 import { locateSplitTasks } from '../../app/split-tasks.js';
 import { buildSplits, loadSplitManifest, serializeSplitManifest, type PartitionName } from '../../task-splits/index.js';
-import { benchmarkOf, type CliContext } from '../cli-context.js';
+import { benchmarkOf, protocolHelp, type CliContext } from '../cli-context.js';
 
 /** The flags `export rl` and `export sft` share to place a split's tasks and open the frozen target. */
 export interface ExportSetupFlags {
@@ -43,4 +46,25 @@ export async function openExportSetup(ctx: CliContext, o: ExportSetupFlags, benc
     await opened.environment.close();
     throw error;
   }
+}
+
+/** The batching options `export rl` and `export sft` share, in their help's order. */
+export function addExportBatchingOptions(command: Command): Command {
+  return command
+    .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`)
+    .option('--batches <n>', 'only the first N batches')
+    .option('--splits <manifest>', 'a manifest.json written by harness-r1 splits (default: built from the data)')
+    .option('--pool <file>', 'a training pool for the split builder (see harness-r1 splits --help)');
+}
+
+/** The play options `export rl` and `export sft` share (the hook time limit only where reruns run hooks), then `--config` and `--json`. */
+export function addExportPlayOptions(command: Command, ctx: CliContext, o: { hookTimeout: boolean }): Command {
+  command.option('--concurrency <n>', 'episodes played at once (default 4)');
+  if (o.hookTimeout) command.option('--hook-timeout-ms <n>', 'wall-clock limit of one hook call in the reruns (default 50)');
+  return command
+    .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
+    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
+    .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
+    .option('--config <file>', 'a JSON file with the same settings (camelCase keys); flags win')
+    .option('--json', 'machine-readable summary');
 }

@@ -16,8 +16,8 @@ import { exportSft, type ExportSftSummary } from '../../training/sft/export-sft.
 import { isSftFormat, SFT_FORMATS, type SftFormat } from '../../training/sft/sft-row.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { createImproveProgress } from '../progress.js';
-import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
-import { openExportSetup } from './export-setup.js';
+import { addBenchmarkFlags, benchNames, type CliContext } from '../cli-context.js';
+import { addExportBatchingOptions, addExportPlayOptions, openExportSetup } from './export-setup.js';
 import { probability } from './sample-group.js';
 
 export const ExportSftOptionsSchema = z.object({
@@ -113,7 +113,7 @@ export function renderSftSummary(s: ExportSftSummary): string {
 }
 
 export function registerExportSftCommand(parent: Command, ctx: CliContext): void {
-  const command = parent
+  const head = parent
     .command('sft')
     .description('Cold-start SFT rows: K teacher answers per packet of a training split, each validated and rerun through the reward path of improve; at most one kept per packet (executable, complete, non-regressive; best delta, then shortest).')
     .option('--bench <bench>', `benchmark (required): ${benchNames(ctx)}`)
@@ -125,21 +125,13 @@ export function registerExportSftCommand(parent: Command, ctx: CliContext): void
     .option('--top-p <p>', 'teacher nucleus (default 0.95)')
     .option('--seed <n>', 'sample k uses seed*1000+k (default 0)')
     .option('--out <dir>', 'export folder (required): <dir>/<bench>/ and <dir>/dataset_info.json')
-    .option('--format <list>', `${SFT_FORMATS.join(', ')} (comma-separated; default llamafactory). sft.jsonl is always written`)
-    .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`)
-    .option('--batches <n>', 'only the first N batches')
-    .option('--splits <manifest>', 'a manifest.json written by harness-r1 splits (default: built from the data)')
-    .option('--pool <file>', 'a training pool for the split builder (see harness-r1 splits --help)')
+    .option('--format <list>', `${SFT_FORMATS.join(', ')} (comma-separated; default llamafactory). sft.jsonl is always written`);
+  const command = addExportBatchingOptions(head)
     .option('--allow-regressions', 'keep an answer that regresses a task when the batch delta is still >= 0')
     .option('--keep-inert', 'keep a valid answer whose rerun applied no hook effect')
     .option('--engineer-protocol <p>', `response protocol of the rows: ${ENGINEER_PROMPT_PROTOCOLS.join(' or ')} (default prefill_think_patch)`)
-    .option('--metric <metric>', `rerun delta: ${REWARD_METRICS.join(' or ')} (default: the benchmark's)`)
-    .option('--concurrency <n>', 'episodes played at once (default 4)')
-    .option('--hook-timeout-ms <n>', 'wall-clock limit of one hook call in the reruns (default 50)')
-    .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')
-    .option('--protocol <p>', `the protocol the target plays: ${protocolHelp(ctx.registry)}`)
-    .option('--data-dir <dir>', 'benchmark data folder (default ../shared/data or HARNESS_DATA_DIR)')
-    .option('--json', 'machine-readable summary');
+    .option('--metric <metric>', `rerun delta: ${REWARD_METRICS.join(' or ')} (default: the benchmark's)`);
+  addExportPlayOptions(command, ctx, { hookTimeout: true });
   addBenchmarkFlags(command, ctx.registry).action(async (opts: Record<string, unknown>) => {
     process.exitCode = (await exportSftCommand(ctx, opts)).code;
   });

@@ -6,21 +6,13 @@ import { z } from 'zod';
 
 import { resolveDataDir } from '../../config/data-dir.js';
 import { ConfigError } from '../../episode/index.js';
-import { buildEngineerPrompt, isEngineerPromptProtocol } from '../../engineer/engineer-prompt.js';
-import { PROMPT_VERSION } from '../../engineer/prompt-templates.js';
-import { benchmarkOptions, openBenchmark } from '../../app/open-environment.js';
 import { intOption, parseWith } from '../../app/options.js';
-import { resolveEngineer } from '../../app/resolve-engineer.js';
-import { resolveTarget } from '../../app/resolve-target.js';
-import { sandboxCompiler } from '../../app/sandbox-compiler.js';
+import { resolveEngineer, type ResolvedEngineer } from '../../app/resolve-engineer.js';
+import { rowRewardPaths } from '../../app/row-reward-path.js';
 import { createSandboxPool } from '../../sandbox/index.js';
-import { RunStore } from '../../store/run-store.js';
-import { engineerInputOf } from '../../training/rows/export-rl.js';
-import { checkRowContext } from '../../training/rows/row-context.js';
-import { promptSha256, releaseShapeProblems, type RlRow } from '../../training/rows/rl-row.js';
+import { releaseShapeProblems, type RlRow } from '../../training/rows/rl-row.js';
 import { writeFileAtomic } from '../../training/rows/write-atomic.js';
 import { sampleGroup, type SampleGroup } from '../../training/groups/sample-group.js';
-import type { RewardMetric } from '../../evaluation/improve/batch-reward.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { receivedOptions, type CliContext } from '../cli-context.js';
 
@@ -73,47 +65,23 @@ export async function sampleGroupCommand(ctx: CliContext, received: Record<strin
   const o = parseWith(SampleGroupOptionsSchema, receivedOptions(ctx, received, Object.keys(SampleGroupOptionsSchema.shape)));
   const { row, root } = readRowAt(o.row);
   const m = row.metadata;
-  const definition = ctx.registry.get(m.benchmark);
   const dataDir = resolveDataDir(o.dataDir);
-  const targetSpec = o.target ?? m.target_spec;
-  if (!isEngineerPromptProtocol(m.response_protocol)) throw new ConfigError({ message: `The row's response protocol '${m.response_protocol}' is unknown.`, field: 'row' });
-
-  // The baseline the row froze, and the prompt rebuilt from it: they must be the row's.
-  const baselineDir = path.join(root, m.baseline_run);
-  if (!RunStore.exists(baselineDir)) throw new ConfigError({ message: `The row's baseline run ${baselineDir} is missing (sample-group reads rows inside their export folder).`, field: 'row' });
-  const store = RunStore.open(baselineDir);
-  const records = store.records();
-  store.close();
-  const byIndex = new Map(records.map((r) => [r.task.index, r]));
-  const input = engineerInputOf(definition, m.batch_tag, m.env_split, [...m.task_indices, ...m.excluded_tasks], byIndex, m.reward_threshold);
-  const { prompt } = buildEngineerPrompt(input, { protocol: m.response_protocol });
-  const rebuilt = promptSha256(prompt.messages, prompt.prefill);
-
-  const options = benchmarkOptions(ctx.registry, definition, m.env_options);
-  const choice = { definition, dataDir, split: m.env_split, protocol: m.env_protocol, options, ...(m.env_max_rounds === null ? {} : { maxRounds: m.env_max_rounds }) };
-  const probe = await openBenchmark(choice);
-  await probe.environment.close();
-  checkRowContext(row, { targetSpec, serving: probe.identity, promptVersion: PROMPT_VERSION, responseProtocol: m.response_protocol, promptStaticPrefixSha256: prompt.staticPrefixSha256 });
-  if (rebuilt !== m.prompt_sha256) {
-    throw new ConfigError({ message: `Row ${m.batch_tag}: the prompt rebuilt from its baseline (sha256 ${rebuilt}) is not the row's (${m.prompt_sha256}); the baseline run or the packet code changed.`, field: 'row' });
-  }
-
-  const target = await resolveTarget(targetSpec, { dataDir, registry: ctx.registry, bench: definition.name });
-  const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
-  const sampling = { temperature: o.temperature, topP: o.topP, seed: o.seed };
-  const engineers = await Promise.all(Array.from({ length: o.k }, (_, k) => resolveEngineer(o.engineer, { dataDir, sampling: { ...sampling, seed: o.seed * 1000 + k } })));
   const outDir = path.resolve(o.out ?? path.join(root, 'groups', m.batch_tag));
-  const metric = m.reward_metric as RewardMetric;
+  const pool = createSandboxPool({ size: Math.min(2, o.concurrency) });
+  // The same row setup as serve-reward: the baseline the row froze, the prompt rebuilt from it (its digest
+  // must be the row's), the row's target and serving identity, and improve's reward path.
+  const paths = rowRewardPaths({
+    registry: ctx.registry, dataDir, ...(o.target === undefined ? {} : { target: o.target }), rootDir: outDir, pool,
+    episodeConcurrency: o.concurrency, maxInfraRetries: 2,
+  });
+  const engineers: ResolvedEngineer[] = [];
   try {
+    const prepared = await paths.prepare({ key: m.batch_tag, row, root });
+    const sampling = { temperature: o.temperature, topP: o.topP, seed: o.seed };
+    for (let k = 0; k < o.k; k += 1) engineers.push(await resolveEngineer(o.engineer, { dataDir, sampling: { ...sampling, seed: o.seed * 1000 + k } }));
     const group = await sampleGroup({
-      row, input, episodes: [...byIndex.values()].filter((r) => m.task_indices.includes(r.task.index)),
-      engineers: engineers.map((e) => e.engineer), sampling,
-      ctx: {
-        benchmark: definition, patchRules: ctx.registry.patchRules(), split: m.env_split, rootDir: outDir,
-        openEnvironment: async (patch) => (await openBenchmark(choice, patch)).environment,
-        target: target.model, compiler: sandboxCompiler(pool), pool, concurrency: o.concurrency, threshold: m.reward_threshold, metric, maxInfraRetries: 2,
-        rerunContext: { target: targetSpec, bench: definition.name, split: m.env_split, ...probe.identity, threshold: m.reward_threshold, metric },
-      },
+      row, input: prepared.input, episodes: prepared.batch.episodes,
+      engineers: engineers.map((e) => e.engineer), sampling, ctx: prepared.ctx,
       onSample: (s) => {
         if (!o.json) process.stderr.write(`sample ${s.sample}: ${s.status} reward ${s.reward.toFixed(3)}${s.rerun?.cacheHit ? ' (same patch as an earlier sample: its rerun reused)' : ''}\n`);
       },
@@ -123,7 +91,7 @@ export async function sampleGroupCommand(ctx: CliContext, received: Record<strin
     out.write(o.json ? `${JSON.stringify(group, null, 2)}\n` : renderGroup(group, file));
     return { code: EXIT_OK, group, file };
   } finally {
-    await target.close();
+    await paths.close();
     await Promise.all(engineers.map((e) => e.close()));
     await pool.close();
   }

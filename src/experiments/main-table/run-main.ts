@@ -42,6 +42,7 @@ export const STRATEGY_ROW_LABELS: Record<StrategyName, string> = {
   react: 'ReAct (strategy, no patch)',
   self_refine: 'Self-Refine (strategy, no patch)',
   reflection: 'Reflection (strategy, no patch; success@1)',
+  trajectory_reflection: 'Trajectory reflection (strategy, no patch)',
 };
 
 /**

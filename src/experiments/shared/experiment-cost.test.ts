@@ -44,7 +44,7 @@ describe('measureExperimentCost of Reflection', () => {
 describe('strategyListOption', () => {
   it('takes distinct known strategies and names an unknown one', () => {
     expect(strategyListOption('strategies').parse('react,self_refine,reflection')).toEqual(['react', 'self_refine', 'reflection']);
-    expect(() => strategyListOption('strategies').parse('react,tree')).toThrow(/Unknown --strategies 'tree'\. Allowed: react, self_refine, reflection\./);
+    expect(() => strategyListOption('strategies').parse('react,tree')).toThrow(/Unknown --strategies 'tree'\. Allowed: react, self_refine, reflection, trajectory_reflection\./);
     expect(() => strategyListOption('strategies').parse('react,react')).toThrow(/distinct names/);
   });
 });

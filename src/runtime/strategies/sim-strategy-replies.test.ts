@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { candidateText, criticVerdict } from './self-refine.js';
 import { withStrategyReplies } from './sim-strategy-replies.js';
-import { critiquePrompt, memoryBlock, reactBlock, reflectPrompt, refinePrompt } from './strategy-prompts.js';
+import { critiquePrompt, memoryBlock, reactBlock, reflectPrompt, refinePrompt, trajectoryActPrompt, trajectoryReflectPrompt } from './strategy-prompts.js';
 
 const call = (query: string) => ({ id: 'c1', type: 'function', function: { name: 'execute_sql', arguments: JSON.stringify({ query }) } });
 const conversation = [
@@ -50,5 +50,15 @@ describe('the simulated targets’ strategy layer', () => {
     expect(contentOf(answer)).toMatch(/^Thought: the next step is execute_sql/);
     reply({ messages: [{ role: 'system', content: `Play the task.\n\n${memoryBlock('query first')}` }, ...conversation.slice(1)] });
     expect(seen[1]).toMatchObject({ which: 'retry', body: { messages: conversation } });
+  });
+
+  it('a trajectory reflection sums up the attempt so far; its action request is the simulation on the conversation without it', () => {
+    const { reply, seen } = layer();
+    const text = contentOf(reply({ messages: [...conversation, { role: 'user', content: trajectoryReflectPrompt(undefined) }] }));
+    expect(text).toMatch(/^So far 1 action\(s\) were taken\./);
+    expect(text).toContain('The latest observation was: "Error: no such column"');
+    expect(seen).toHaveLength(0);
+    reply({ messages: [...conversation, { role: 'user', content: trajectoryActPrompt(text, false) }] });
+    expect(seen[0]!.body.messages).toEqual(conversation);
   });
 });

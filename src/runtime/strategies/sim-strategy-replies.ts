@@ -10,10 +10,12 @@
  * - a turn of the second Reflection episode: the simulation with another seed (`retryReply`) on the
  *   conversation without the reflection, an independent second draw of the same faulty policy: the
  *   reflection's words do not help it, and whether the retry succeeds is still graded by the environment;
+ * - a Trajectory Reflection request (before every action): the same kind of reflection on the trajectory so
+ *   far; its action request is answered like a refine request, by the simulation's own turn without it;
  * - a ReAct turn: the simulation's turn on the conversation without the ReAct block, with a one-line
  *   Thought naming the action when the turn came back without text.
  */
-import { CRITIQUE_MARKER, MEMORY_MARKER, REACT_MARKER, REFINE_MARKER, REFLECT_MARKER } from './strategy-prompts.js';
+import { CRITIQUE_MARKER, MEMORY_MARKER, REACT_MARKER, REFINE_MARKER, REFLECT_MARKER, TRAJECTORY_ACT_MARKER, TRAJECTORY_REFLECT_MARKER } from './strategy-prompts.js';
 
 export type SimReply = (request: unknown) => { status: number; body: unknown };
 
@@ -89,15 +91,19 @@ function critique(messages: Wire[], prompt: string): string {
   return JSON.stringify({ verdict: 'keep', issue: '', suggested_action: '' });
 }
 
-function reflection(messages: Wire[]): string {
+function reflection(messages: Wire[], ongoing = false): string {
   const actions = actionsOf(messages);
   const repeats = actions.length - new Set(actions).size;
   const lastObservation = [...messages].reverse().find((m) => m.role === 'tool' || (m.role === 'user' && !textOf(m.content).startsWith('[strategy:')));
   const excerpt = textOf(lastObservation?.content).replace(/\s+/g, ' ').trim().slice(0, 160);
   return [
-    `The attempt took ${actions.length} action(s)${repeats > 0 ? `, ${repeats} of them repeats of an earlier one` : ''} and did not complete the task.`,
-    excerpt ? `Its last observation was: "${excerpt}".` : '',
-    'Next time: read each observation before acting, do not repeat an action that already failed, and check the result before the final answer.',
+    ongoing
+      ? `So far ${actions.length} action(s) were taken${repeats > 0 ? `, ${repeats} of them repeats of an earlier one` : ''}.`
+      : `The attempt took ${actions.length} action(s)${repeats > 0 ? `, ${repeats} of them repeats of an earlier one` : ''} and did not complete the task.`,
+    excerpt ? `${ongoing ? 'The latest' : 'Its last'} observation was: "${excerpt}".` : '',
+    ongoing
+      ? 'Next: use that observation, do not repeat an action that already failed, and check the result before the final answer.'
+      : 'Next time: read each observation before acting, do not repeat an action that already failed, and check the result before the final answer.',
   ]
     .filter(Boolean)
     .join(' ');
@@ -125,7 +131,8 @@ export function withStrategyReplies(reply: SimReply, retryReply: SimReply = repl
     const lastText = last?.role === 'user' ? textOf(last.content) : '';
     if (lastText.startsWith(CRITIQUE_MARKER)) return textReply(critique(messages.slice(0, -1), lastText), request.model);
     if (lastText.startsWith(REFLECT_MARKER)) return textReply(reflection(messages.slice(0, -1)), request.model);
-    if (lastText.startsWith(REFINE_MARKER)) messages = messages.slice(0, -1);
+    if (lastText.startsWith(TRAJECTORY_REFLECT_MARKER)) return textReply(reflection(messages.slice(0, -1), true), request.model);
+    if (lastText.startsWith(REFINE_MARKER) || lastText.startsWith(TRAJECTORY_ACT_MARKER)) messages = messages.slice(0, -1);
     const system = messages.find((m) => m.role === 'system');
     const retry = system !== undefined && textOf(system.content).includes(MEMORY_MARKER);
     const react = system !== undefined && textOf(system.content).includes(REACT_MARKER);

@@ -7,7 +7,7 @@ import { successAt2 } from '../../evaluation/success-at-2.js';
 import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { createScriptedModel, type ScriptedTurn } from '../../models/scripted-model.js';
 import { runEpisode } from '../run-episode.js';
-import { CRITIQUE_MARKER, MEMORY_MARKER, REACT_MARKER, REFINE_MARKER, REFLECT_MARKER, reflectAndRetry, strategyModel, type StrategyName } from './index.js';
+import { CRITIQUE_MARKER, MEMORY_MARKER, REACT_MARKER, REFINE_MARKER, REFLECT_MARKER, reflectAndRetry, strategyModel, TRAJECTORY_ACT_MARKER, TRAJECTORY_REFLECT_MARKER, type StrategyName } from './index.js';
 
 const dataDir = resolveDataDir();
 const env = dbBenchEnvironment({ dataDir, split: 'dev', backend: createSqliteBackend() });
@@ -136,5 +136,42 @@ describe('Reflection', () => {
     expect(broken.calls).toHaveLength(2);
     expect(broken.record.detail.reflection).toMatchObject({ error: expect.stringContaining('server gone') });
     expect(successAt2([ok.record, broken.record])).toMatchObject({ tasks: 2, success1: 1, success2: 1, retried: 0, reflectionErrors: 1 });
+  });
+});
+
+describe('Trajectory Reflection (step level)', () => {
+  it('before every action: a reflection without tools (512 tokens), then the action with it as a last user message; only the action enters the conversation', async () => {
+    const { record, calls, left } = await play('trajectory_reflection', [{ content: 'Nothing is known yet; count the rows.' }, QUERY, { content: 'One count is known; commit the date.' }, RIGHT]);
+    expect(left).toBe(0);
+    expect(record.outcome).toBe('success');
+    expect(record.rounds).toBe(2);
+    expect(record.usage.modelCalls).toBe(4);
+    expect(calls.map((c) => (c.tools ? 'tools' : 'none'))).toEqual(['none', 'tools', 'none', 'tools']);
+    expect(calls[0]!.maxTokens).toBe(512);
+    expect(calls[0]!.toolChoice).toBeUndefined();
+    expect(lastUser(calls[0]!.messages)).toContain(TRAJECTORY_REFLECT_MARKER);
+    expect(lastUser(calls[0]!.messages)).toContain('- execute_sql');
+    const act = lastUser(calls[1]!.messages);
+    expect(act).toContain(TRAJECTORY_ACT_MARKER);
+    expect(act).toContain('<private_reflection>\nNothing is known yet; count the rows.\n</private_reflection>');
+    // The second reflection sees the executed action and its observation, never the first reflection.
+    expect(calls[2]!.messages.slice(0, -1)).toEqual(record.messages.slice(0, calls[2]!.messages.length - 1));
+    expect(JSON.stringify(record.messages)).not.toContain('Nothing is known yet');
+    expect(record.detail.strategyTurns).toMatchObject([
+      { round: 1, strategy: 'trajectory_reflection', decision: 'action_with_reflection', reflection: 'Nothing is known yet; count the rows.' },
+      { round: 2, strategy: 'trajectory_reflection', decision: 'action_with_reflection', reflection: 'One count is known; commit the date.' },
+    ]);
+  });
+
+  it('a failed or empty reflection leaves the action call with the plain conversation', async () => {
+    const failing = await play('trajectory_reflection', [{ error: { message: 'reflector down', status: 400 } }, RIGHT]);
+    expect(failing.record.outcome).toBe('success');
+    expect(failing.record.usage.modelCalls).toBe(1);
+    expect(lastUser(failing.calls[1]!.messages)).not.toContain(TRAJECTORY_ACT_MARKER);
+    expect(failing.record.detail.strategyTurns).toMatchObject([{ decision: 'action_without_reflection_error', reflectionError: expect.stringContaining('reflector down') }]);
+    const empty = await play('trajectory_reflection', [{ content: '  ' }, RIGHT]);
+    expect(empty.record.usage.modelCalls).toBe(2);
+    expect(empty.calls[1]!.messages).toEqual(empty.calls[0]!.messages.slice(0, -1));
+    expect(empty.record.detail.strategyTurns).toMatchObject([{ decision: 'action_without_reflection_empty' }]);
   });
 });

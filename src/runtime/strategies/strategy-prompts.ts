@@ -91,3 +91,32 @@ export function memoryBlock(reflection: string): string {
     '</previous_attempt_reflection>',
   ].join('\n');
 }
+
+export const TRAJECTORY_REFLECT_MARKER = '[strategy:trajectory_reflection:reflect]';
+export const TRAJECTORY_ACT_MARKER = '[strategy:trajectory_reflection:act]';
+
+/** Before every action of Trajectory Reflection: a private reflection on the trajectory so far (no tools). */
+export function trajectoryReflectPrompt(tools: readonly ToolSpec[] | undefined): string {
+  return [
+    TRAJECTORY_REFLECT_MARKER,
+    'Before the next action, think back over this task: the request, every action taken so far and what each one returned.',
+    'Say briefly what is already known, whether anything went wrong (a mistake, a loop, a requirement not yet met), and what the best next step is.',
+    'This reflection is private and is not an action: answer in plain text, do not call a tool and do not give the final answer.',
+    '',
+    'Available tools:',
+    toolSummary(tools),
+  ].join('\n');
+}
+
+/** The action request that follows it: the reflection as guidance, then exactly one action. */
+export function trajectoryActPrompt(reflection: string, textProtocol: boolean): string {
+  return [
+    TRAJECTORY_ACT_MARKER,
+    'Choose the next action with the help of the private reflection below. It is your own guidance, not something the environment said, and nothing it proposes has been carried out.',
+    textProtocol ? 'Write exactly one action in the format the task asks for.' : 'Make exactly one tool call from the provided tools and no plain-text answer.',
+    '',
+    '<private_reflection>',
+    reflection.trim(),
+    '</private_reflection>',
+  ].join('\n');
+}
