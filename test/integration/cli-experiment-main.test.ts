@@ -69,17 +69,17 @@ describe('harness-r1 experiment main (real CLI process, simulated target, real s
 
   it('strategy rows: each strategy played with no patch on the same tasks, paired on success@1, Reflection\'s success@2 in its own column, cost per row', async () => {
     const out = path.join(root, 'strategies');
-    const args = ['experiment', 'main', '--benches', 'dbbench', '--split', 'dev', '--tasks', '0:6', '--batch-size', '3', '--targets', 'sim:any?seed=3', '--strategies', 'react,self_refine,reflection', '--hook-timeout-ms', '1000', '--resamples', '300', '--out', out];
+    const args = ['experiment', 'main', '--benches', 'dbbench', '--split', 'dev', '--tasks', '0:6', '--batch-size', '3', '--targets', 'sim:any?seed=3', '--strategies', 'react,self_refine,reflection,trajectory_reflection', '--hook-timeout-ms', '1000', '--resamples', '300', '--out', out];
     const r = await runCli([...args, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const a = JSON.parse(r.stdout) as MainArtifact;
     expect(a.labels).toEqual(['simulated target', 'symbolic engineer']);
     expect(a.rows.map((row) => [row.row, row.strategy ?? null, row.engineer ?? null])).toEqual([
-      ['default', null, null], ['react', 'react', null], ['self_refine', 'self_refine', null], ['reflection', 'reflection', null], ['e1', null, 'symbolic'],
+      ['default', null, null], ['react', 'react', null], ['self_refine', 'self_refine', null], ['reflection', 'reflection', null], ['trajectory_reflection', 'trajectory_reflection', null], ['e1', null, 'symbolic'],
     ]);
     const base = a.rows[0]!.cells[0]!;
     const tasks = [0, 1, 2, 3, 4];
-    for (const row of a.rows.slice(1, 4)) {
+    for (const row of a.rows.slice(1, 5)) {
       const cell = row.cells[0]!;
       expect(cell.dir).toBe(path.join('cells', 'dbbench', 't1', row.row));
       const manifest = JSON.parse(readFileSync(path.join(out, cell.dir, 'run.json'), 'utf8')) as { options: { strategy?: string }; patch: unknown };
@@ -94,8 +94,9 @@ describe('harness-r1 experiment main (real CLI process, simulated target, real s
       expect(cell.cost!.target.items).toBe(6);
       expect(cell.cost!.engineer.items).toBe(0);
     }
-    // Self-Refine makes two or three calls per turn: its row costs more target calls than the default's.
+    // Self-Refine makes two or three calls per turn, trajectory reflection two: their rows cost more target calls than the default's.
     expect(a.rows[2]!.cells[0]!.cost!.target.modelCalls).toBeGreaterThan(base.cost!.target.modelCalls);
+    expect(a.rows[4]!.cells[0]!.cost!.target.modelCalls).toBeGreaterThan(base.cost!.target.modelCalls);
     const reflection = a.rows[3]!;
     const at2 = reflection.cells[0]!.successAt2!;
     expect(at2.tasks).toBe(5);
@@ -116,8 +117,8 @@ describe('harness-r1 experiment main (real CLI process, simulated target, real s
     expect(apart).toMatch(/^sim:any\?seed=3 +Reflection \(strategy, no patch; success@1\) +\d+\.\d \(\d\/5; \d\/\d rescued\) +\d+\.\d$/m);
     expect(again.stdout).toMatch(/SIMULATED TARGET · SYMBOLIC ENGINEER/);
     // Another list of strategies is another experiment: refused, naming it.
-    const other = await runCli(args.map((x) => (x === 'react,self_refine,reflection' ? 'react' : x)));
+    const other = await runCli(args.map((x) => (x === 'react,self_refine,reflection,trajectory_reflection' ? 'react' : x)));
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(/strategies: \["react","self_refine","reflection"\] → \["react"\]/);
+    expect(other.stderr).toMatch(/strategies: \["react","self_refine","reflection","trajectory_reflection"\] → \["react"\]/);
   }, 600_000);
 });
