@@ -40,8 +40,17 @@ const commonOptions = {
   replay: choiceOption('replay', REPLAY_MODES).optional(),
 };
 
+/**
+ * A baseline target strategy the baseline and every rerun of a single-strategy experiment are played with
+ * (absent: the plain target), and the wall-clock limit of one hook call in its reruns.
+ */
+const playOptions = {
+  strategy: choiceOption('strategy', STRATEGY_NAMES).optional(),
+  hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
+};
+
 /** One benchmark, one target. */
-const experimentOptions = { ...commonOptions, bench: z.string(), target: z.string() };
+const experimentOptions = { ...commonOptions, ...playOptions, bench: z.string(), target: z.string() };
 
 export const HeldoutOptionsSchema = z.object({
   ...experimentOptions,
@@ -101,6 +110,7 @@ export function nameListOption(key: string) {
 
 export const TransferOptionsSchema = z.object({
   ...commonOptions,
+  ...playOptions,
   bench: nameListOption('bench'),
   targets: specListOption('targets'),
   engineer: z.string().default('symbolic'),

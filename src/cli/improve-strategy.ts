@@ -4,6 +4,7 @@ import { successAt2, type SuccessAt2 } from '../evaluation/success-at-2.js';
 import { ImproveRunDir } from '../run-dir/improve-run-dir.js';
 import type { StrategyName } from '../runtime/strategies/index.js';
 import { RunStore } from '../store/run-store.js';
+import { strategyHeader } from './experiment-strategy.js';
 
 /** One batch's success@2, before and with its patch (the rerun where the patch was installed, else the baseline). */
 export interface BatchSuccessAt2 {
@@ -24,7 +25,7 @@ const pct = (s: SuccessAt2) => `${s.success2}/${s.tasks} (${(s.successAt2 * 100)
  * it; for Reflection, success@2 of the baseline and of each batch's patched tasks, on its own, never the reward.
  */
 export function strategyReport(strategy: StrategyName, runDir: string, baseline: readonly EpisodeRecord[], summary: ImproveSummary): ImproveStrategyReport {
-  const lines = [`strategy: ${strategy} (baseline and every rerun played with it; the reward compares success@1 of their first episodes)`];
+  const lines = [strategyHeader(strategy, 'baseline and every rerun')];
   if (strategy !== 'reflection') return { json: { name: strategy, reward: 'success@1' }, lines };
   const run = new ImproveRunDir(runDir);
   const byIndex = new Map(baseline.map((r) => [r.task.index, r]));

@@ -17,7 +17,8 @@ import { parseWith } from '../../app/options.js';
 import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
-import { experimentDir, experimentOptions, openExperiment } from './experiment-setup.js';
+import { experimentStrategyReport, withStrategy } from '../experiment-strategy.js';
+import { experimentDir, experimentOptions, openExperiment, PLAY_OPTION_HELP } from './experiment-setup.js';
 
 /** The patch to ablate: a file, or the first batch of a run (in tag order) that has a valid patch. */
 async function patchToAblate(source: { patch: string } | { from: string }, definition: AnyBenchmarkDefinition, ctx: ImproveContext): Promise<{ patch: HarnessPatch; label: string }> {
@@ -60,8 +61,11 @@ export async function ablationCommand(ctx: CliContext, received: Record<string, 
     }
     const artifact = await runAblationExperiment({ repeats, taskIndices: setup.taskIndices, patch, patchSource: label, settings: { ...setup.settings, resamples: o.resamples }, bootstrap: { resamples: o.resamples } });
     const files = { runDir: root, summary: path.join(root, 'ablation.json') };
-    if (o.json) out.write(`${JSON.stringify({ ...files, ...artifact }, null, 2)}\n`);
-    else out.write(`${renderAblationTable(artifact, { success: setup.definition.paperColumns?.success ?? `${setup.definition.title} Succ.`, score: setup.definition.paperColumns?.score ?? `${setup.definition.title} Score` })}\nrun directory: ${root}\n`);
+    const strategy = o.strategy
+      ? experimentStrategyReport(o.strategy, root, artifact.rows.flatMap((row) => (row.sameAsFull ? [] : row.runs.map((dir, r) => ({ label: `r${r + 1} ${row.label}`, dir })))))
+      : undefined;
+    if (o.json) out.write(`${JSON.stringify({ ...files, ...(strategy ? { strategy: strategy.json } : {}), ...artifact }, null, 2)}\n`);
+    else out.write(`${withStrategy(renderAblationTable(artifact, { success: setup.definition.paperColumns?.success ?? `${setup.definition.title} Succ.`, score: setup.definition.paperColumns?.score ?? `${setup.definition.title} Score` }), strategy)}run directory: ${root}\n`);
     return EXIT_OK;
   } finally {
     await setup.close();
@@ -80,6 +84,8 @@ export function registerAblationCommand(experiment: Command, ctx: CliContext): v
     .option('--from <run>', 'ablate the first valid patch of an improve or held-out run directory')
     .option('--repeats <n>', 'reruns of every arm (default 3)')
     .option('--resamples <n>', 'paired bootstrap resamples (default 10000)')
+    .option('--strategy <name>', PLAY_OPTION_HELP.strategy)
+    .option('--hook-timeout-ms <ms>', PLAY_OPTION_HELP.hookTimeoutMs)
     .option('--replay <mode>', REPLAY_HELP)
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--max-rounds <n>', "rounds per episode (default: the benchmark's)")

@@ -7,6 +7,7 @@ import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { benchmarkOf, type CliContext } from '../cli-context.js';
 import { resolveDataDir } from '../../config/data-dir.js';
 import { experimentDir, openExperiment } from './experiment-setup.js';
+import type { StrategyName } from '../../runtime/strategies/index.js';
 
 /** `sim:any[?…]` stands for the simulated target of each benchmark a multi-benchmark experiment plays. */
 export const ANY_SIM = 'sim:any';
@@ -46,6 +47,8 @@ export interface CellCommandOptions {
   protocol?: string | undefined;
   concurrency: number;
   hookTimeoutMs?: number | undefined;
+  /** The baseline target strategy every target plays its baseline and reruns with (transfer); absent: the plain target. */
+  strategy?: StrategyName | undefined;
 }
 
 /**

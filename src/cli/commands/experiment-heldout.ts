@@ -13,7 +13,8 @@ import { parseModelSpec } from '../../models/model-spec.js';
 import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
-import { experimentDir, experimentOptions, openExperiment } from './experiment-setup.js';
+import { experimentStrategyReport, withStrategy } from '../experiment-strategy.js';
+import { experimentDir, experimentOptions, openExperiment, PLAY_OPTION_HELP } from './experiment-setup.js';
 
 /** How the results file names the editor: the patch source's folder, the engineer model, or `symbolic`. */
 function editorOf(source: { engineer: string } | { patchSource: string }): { id: string; displayName: string } {
@@ -50,8 +51,11 @@ export async function heldoutCommand(ctx: CliContext, received: Record<string, u
       bootstrap: { resamples: o.resamples },
     });
     const run = { runDir: root, results: path.join(root, 'results.json'), summary: path.join(root, 'heldout.json') };
-    if (o.json) out.write(`${JSON.stringify({ ...run, ...summary.artifact }, null, 2)}\n`);
-    else out.write(`${renderHeldoutSummary(summary.artifact)}\nresults: ${run.results}\nrun directory: ${root}\n`);
+    const strategy = o.strategy
+      ? experimentStrategyReport(o.strategy, root, [{ label: 'baseline', dir: 'baseline' }, ...summary.artifact.seeds.map((s) => ({ label: `seed${s.seed} held-out, with its patch`, dir: path.join('arms', `seed${s.seed}-heldout`) }))])
+      : undefined;
+    if (o.json) out.write(`${JSON.stringify({ ...run, ...(strategy ? { strategy: strategy.json } : {}), ...summary.artifact }, null, 2)}\n`);
+    else out.write(`${withStrategy(renderHeldoutSummary(summary.artifact), strategy)}results: ${run.results}\nrun directory: ${root}\n`);
     return EXIT_OK;
   } finally {
     await setup.close();
@@ -71,6 +75,8 @@ export function registerHeldoutCommand(experiment: Command, ctx: CliContext): vo
     .option('--evidence <n>', 'evidence failures sampled per seed (default 10)')
     .option('--seeds <list>', `evidence seeds, comma-separated (default ${PAPER_SEEDS.join(',')})`)
     .option('--resamples <n>', 'paired bootstrap resamples (default 10000)')
+    .option('--strategy <name>', PLAY_OPTION_HELP.strategy)
+    .option('--hook-timeout-ms <ms>', PLAY_OPTION_HELP.hookTimeoutMs)
     .option('--replay <mode>', REPLAY_HELP)
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--max-rounds <n>', 'rounds per episode (default: the benchmark\'s)')

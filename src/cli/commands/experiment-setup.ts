@@ -12,6 +12,8 @@ import { sandboxCompiler } from '../../app/sandbox-compiler.js';
 import { chooseReplay } from '../../app/replay-choice.js';
 import type { ReplayMode } from '../../models/replay-mode.js';
 import { splitOptions } from '../../app/options.js';
+import { strategyAndTimeout } from '../../run-dir/run-identity.js';
+import { STRATEGY_NAMES, type StrategyName } from '../../runtime/strategies/index.js';
 import type { z } from 'zod';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
 import { parseTaskRange } from '../parse-task-range.js';
@@ -44,7 +46,7 @@ export function experimentOptions<S extends z.ZodObject>(ctx: CliContext, schema
  */
 export async function openExperiment(
   ctx: CliContext,
-  o: { bench: string; split?: string | undefined; tasks?: string | undefined; target: string; dataDir?: string | undefined; maxRounds?: number | undefined; protocol?: string | undefined; concurrency: number; replay?: ReplayMode | undefined; hookTimeoutMs?: number | undefined },
+  o: { bench: string; split?: string | undefined; tasks?: string | undefined; target: string; dataDir?: string | undefined; maxRounds?: number | undefined; protocol?: string | undefined; concurrency: number; replay?: ReplayMode | undefined; hookTimeoutMs?: number | undefined; strategy?: StrategyName | undefined },
   benchReceived: Record<string, unknown>,
   engineer: (definition: AnyBenchmarkDefinition, dataDir: string) => Promise<{ engineer: Engineer; close(): Promise<void> }>,
   rootDir: string,
@@ -88,12 +90,14 @@ export async function openExperiment(
       metric,
       maxInfraRetries: 2,
       // A hook time limit changes what a rerun means (a slow hook faults or not): part of the key when given.
-      rerunContext: { target: o.target, bench: definition.name, split, ...identity, threshold: 1, metric, ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) },
+      // The strategy too: the target plays the baseline and every rerun with it. Each only when given, as in improve.
+      rerunContext: { target: o.target, bench: definition.name, split, ...identity, threshold: 1, metric, ...strategyAndTimeout(o) },
+      ...(o.strategy ? { strategy: o.strategy } : {}),
       replay: chooseReplay(o.target, o.replay).mode,
       onProgress: (e) => live.event(e),
     };
     const identityOf = (spec: string, model: ImproveContext['target']): BaselineIdentity => ({
-      bench: definition.name, split: environment.split, target: { spec, label: model.label, simulated: model.simulated }, options: identity, ...(opened.data ? { data: opened.data } : {}),
+      bench: definition.name, split: environment.split, target: { spec, label: model.label, simulated: model.simulated }, options: { ...identity, ...strategyAndTimeout({ strategy: o.strategy }) }, ...(opened.data ? { data: opened.data } : {}),
     });
     return {
       definition,
@@ -107,7 +111,7 @@ export async function openExperiment(
       baselineEnvironment: environment,
       baselineIdentity: identityOf(o.target, target.model),
       context,
-      settings: { target: o.target, options: identity },
+      settings: { target: o.target, options: identity, ...strategyAndTimeout({ strategy: o.strategy }) },
       close,
     };
   } catch (error) {
@@ -115,6 +119,12 @@ export async function openExperiment(
     throw error;
   }
 }
+
+/** The help of `--strategy` and `--hook-timeout-ms` on the single-strategy experiments. */
+export const PLAY_OPTION_HELP = {
+  strategy: `a baseline target strategy the baseline and every rerun are played with: ${STRATEGY_NAMES.join(', ')} (the deltas stay success@1; reflection's success@2 is reported apart)`,
+  hookTimeoutMs: 'wall-clock limit of one hook call in reruns (default 50, as the original)',
+};
 
 /** `runs/<kind>-<bench>-<split>-<time>` unless `--out` names the directory. */
 export function experimentDir(kind: string, bench: string, split: string | undefined, out: string | undefined): string {

@@ -10,7 +10,9 @@ import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
 import { ANY_SIM, openMatrix } from './experiment-cells.js';
-import { experimentOptions } from './experiment-setup.js';
+import { strategyAndTimeout } from '../../run-dir/run-identity.js';
+import { experimentStrategyReport, withStrategy } from '../experiment-strategy.js';
+import { experimentOptions, PLAY_OPTION_HELP } from './experiment-setup.js';
 
 /** `harness-r1 experiment transfer`: the library function behind it. */
 export async function transferCommand(ctx: CliContext, received: Record<string, unknown>, out: NodeJS.WriteStream = process.stdout): Promise<number> {
@@ -22,12 +24,13 @@ export async function transferCommand(ctx: CliContext, received: Record<string, 
     benches: o.bench,
     targets: o.targets,
     batchSize: o.batchSize,
-    settings: { split: o.split ?? null, tasks: o.tasks ?? null, engineer: o.engineer, protocol: o.protocol ?? null, maxRounds: o.maxRounds ?? null, options: Object.fromEntries(perBench), resamples: o.resamples },
+    settings: { split: o.split ?? null, tasks: o.tasks ?? null, engineer: o.engineer, protocol: o.protocol ?? null, maxRounds: o.maxRounds ?? null, options: Object.fromEntries(perBench), resamples: o.resamples, ...strategyAndTimeout(o) },
     openBench,
     bootstrap: { resamples: o.resamples },
   });
-  if (o.json) out.write(`${JSON.stringify({ runDir: root, summary: path.join(root, 'transfer.json'), ...artifact }, null, 2)}\n`);
-  else out.write(`${renderTransferSummary(artifact)}\nrun directory: ${root}\n`);
+  const strategy = o.strategy ? experimentStrategyReport(o.strategy, root, artifact.cells.map((c) => ({ label: `${c.bench} ${c.target} baseline`, dir: path.join(c.dir, 'baseline') }))) : undefined;
+  if (o.json) out.write(`${JSON.stringify({ runDir: root, summary: path.join(root, 'transfer.json'), ...(strategy ? { strategy: strategy.json } : {}), ...artifact }, null, 2)}\n`);
+  else out.write(`${withStrategy(renderTransferSummary(artifact), strategy)}run directory: ${root}\n`);
   return EXIT_OK;
 }
 
@@ -42,6 +45,8 @@ export function registerTransferCommand(experiment: Command, ctx: CliContext): v
     .option('--tasks <range>', 'task indices on every benchmark: START:END, 7, or 1,3,9 (default: the whole split)')
     .option('--batch-size <n>', 'tasks per engineer batch (default 10)')
     .option('--resamples <n>', 'paired bootstrap resamples (default 10000)')
+    .option('--strategy <name>', PLAY_OPTION_HELP.strategy)
+    .option('--hook-timeout-ms <ms>', PLAY_OPTION_HELP.hookTimeoutMs)
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--max-rounds <n>', "rounds per episode (default: the benchmark's)")
     .option('--protocol <p>', `the protocol the targets play: ${protocolHelp(ctx.registry)}`)
