@@ -2,6 +2,7 @@ import { ConfigError } from '../../episode/index.js';
 import { ablationPage } from './ablation-page.js';
 import type { ExperimentPage } from './experiment-page.js';
 import { heldoutPage } from './heldout-page.js';
+import { mainPage } from './main-page.js';
 import { transferPage } from './transfer-page.js';
 
 /**
@@ -10,7 +11,7 @@ import { transferPage } from './transfer-page.js';
  * for its `<kind>.json` and add it here; the loader, the shell, the per-store episode reports and the
  * `report` command need no change.
  */
-const PAGES: readonly ExperimentPage<never>[] = [heldoutPage, ablationPage, transferPage] as unknown as ExperimentPage<never>[];
+const PAGES: readonly ExperimentPage<never>[] = [heldoutPage, ablationPage, transferPage, mainPage] as unknown as ExperimentPage<never>[];
 
 export function experimentPageOf(kind: string): ExperimentPage<unknown> {
   const page = PAGES.find((p) => p.kind === kind);

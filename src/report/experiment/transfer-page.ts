@@ -24,7 +24,7 @@ function heatmap(m: TransferPageModel, view: ExperimentView): SafeHtml {
   return html`<section id="heatmap"><h2>Target × benchmark: pass-rate Δ (Figure 3 layout) ${view.badges.both}</h2>
 <table class="transfer-heatmap"><caption>Each target's own patches vs its own baseline on the same matched tasks. Colour: red below 0, grey at 0, green above (full colour at ±${(Math.max(0.1, maxAbs) * 100).toFixed(1)} pp). Each cell: Δ, baseline→patched passes, the paired bootstrap 95% interval and the exact McNemar test (b = rescued, c = regressed); it links to the cell's patches and episodes.</caption>
 <thead><tr><th>target</th>${a.benches.map((b) => html`<th class="num">${b.column}</th>`)}<th class="num">Avg.</th></tr></thead>
-<tbody>${a.targets.map((t) => html`<tr data-target="${t.spec}"><td><code>${t.label}</code>${t.simulated ? html` <span class="badge sim">SIMULATED</span>` : ''}</td>${a.benches.map((b) => heatCell(of(t.spec, b.name), maxAbs))}<td class="num" data-cell="avg">${formatSeedSpread(a.byTarget.find((x) => x.target === t.spec)!.deltaRate)}</td></tr>`)}
+<tbody>${a.targets.map((t) => html`<tr data-target="${t.spec}"><td><code title="${t.label}">${t.spec}</code>${t.simulated ? html` <span class="badge sim">SIMULATED</span>` : ''}</td>${a.benches.map((b) => heatCell(of(t.spec, b.name), maxAbs))}<td class="num" data-cell="avg">${formatSeedSpread(a.byTarget.find((x) => x.target === t.spec)!.deltaRate)}</td></tr>`)}
 <tr data-target="avg" class="pooled"><td><strong>Avg.</strong></td>${a.benches.map((b) => html`<td class="num" data-cell="avg-${b.name}">${formatSeedSpread(a.byBench.find((x) => x.bench === b.name)!.deltaRate)}</td>`)}<td class="num" data-cell="avg">${formatSeedSpread(a.overall.deltaRate)}</td></tr>
 </tbody></table></section>`;
 }
