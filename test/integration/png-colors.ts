@@ -1,10 +1,7 @@
 import { inflateSync } from 'node:zlib';
 
-/**
- * Distinct colours of an 8-bit RGB or RGBA PNG (as chromium writes screenshots), counted on every
- * `step`-th pixel: enough to tell a rendered page from a blank one without an image library.
- */
-export function pngDistinctColors(png: Buffer, step = 7): { width: number; height: number; colors: number } {
+/** The pixels of an 8-bit RGB or RGBA, non-interlaced PNG (as chromium writes screenshots), unfiltered. */
+function decodePng(png: Buffer): { width: number; height: number; bpp: number; out: Buffer } {
   if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
   let at = 8;
   let width = 0;
@@ -41,7 +38,28 @@ export function pngDistinctColors(png: Buffer, step = 7): { width: number; heigh
       out[y * stride + x] = (v + pred) & 0xff;
     }
   }
+  return { width, height, bpp, out };
+}
+
+/**
+ * Distinct colours of a screenshot, counted on every `step`-th pixel: enough to tell a rendered page from
+ * a blank one without an image library.
+ */
+export function pngDistinctColors(png: Buffer, step = 7): { width: number; height: number; colors: number } {
+  const { width, height, bpp, out } = decodePng(png);
   const colors = new Set<number>();
   for (let i = 0; i < width * height; i += step) colors.add(out.readUIntBE(i * bpp, 3));
   return { width, height, colors: colors.size };
+}
+
+/** How many pixels are within `tolerance` (per channel) of the colour `#rrggbb`. */
+export function pngColorCount(png: Buffer, hex: string, tolerance = 2): number {
+  const { width, height, bpp, out } = decodePng(png);
+  const want = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  let count = 0;
+  for (let i = 0; i < width * height; i++) {
+    const at = i * bpp;
+    if (want.every((v, k) => Math.abs(out[at + k]! - v) <= tolerance)) count++;
+  }
+  return count;
 }

@@ -2,6 +2,8 @@ import { ConfigError } from '../../episode/index.js';
 import { ablationPage } from './ablation-page.js';
 import type { ExperimentPage } from './experiment-page.js';
 import { heldoutPage } from './heldout-page.js';
+import { mainPage } from './main-page.js';
+import { transferPage } from './transfer-page.js';
 
 /**
  * The page of each experiment kind (`experiment.json`'s `kind`). To give a new experiment its page — the
@@ -9,7 +11,7 @@ import { heldoutPage } from './heldout-page.js';
  * for its `<kind>.json` and add it here; the loader, the shell, the per-store episode reports and the
  * `report` command need no change.
  */
-const PAGES: readonly ExperimentPage<never>[] = [heldoutPage, ablationPage] as unknown as ExperimentPage<never>[];
+const PAGES: readonly ExperimentPage<never>[] = [heldoutPage, ablationPage, transferPage, mainPage] as unknown as ExperimentPage<never>[];
 
 export function experimentPageOf(kind: string): ExperimentPage<unknown> {
   const page = PAGES.find((p) => p.kind === kind);

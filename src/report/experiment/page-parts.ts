@@ -1,3 +1,4 @@
+import type { ExperimentCost, RoleCost } from '../../experiments/shared/experiment-cost.js';
 import type { Badges } from '../badges.js';
 import type { ReportChart } from '../charts.js';
 import { html, trustedHtml, type HtmlValue, type SafeHtml } from '../html.js';
@@ -29,4 +30,13 @@ export function filesSection(view: ExperimentView, files: readonly (readonly [st
   return html`<section id="files"><h2>Files</h2>
 <p class="muted">Every figure above comes from these files of the run directory (run stores open as their own report).</p>
 <ul class="files">${files.map(([what, rel]) => html`<li>${what}: ${fileLink(view, rel, rel)}</li>`)}</ul></section>`;
+}
+
+/** Model calls and tokens per role (target, engineer), as an experiment's cost reports them. */
+export function costTable(cost: ExperimentCost, symbolicEngineer: boolean): SafeHtml {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const row = (role: string, c: RoleCost, items: string) => html`<tr data-role="${role}"><td>${role}</td><td class="num" data-cell="calls">${n(c.modelCalls)}</td><td class="num" data-cell="prompt">${n(c.promptTokens)}</td><td class="num" data-cell="completion">${n(c.completionTokens)}</td><td class="num" data-cell="items">${n(c.items)} ${items}</td></tr>`;
+  return html`<table class="cost"><caption>Model calls and the tokens the servers reported, per role.${symbolicEngineer ? ' The symbolic engineer calls no model.' : ''}</caption>
+<thead><tr><th>role</th><th class="num">model calls</th><th class="num">prompt tokens</th><th class="num">completion tokens</th><th class="num">behind them</th></tr></thead>
+<tbody>${row('target', cost.target, 'episodes')}${row('engineer', cost.engineer, 'answers')}</tbody></table>`;
 }
