@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { CLI, PROJECT_ROOT, runCli } from './cli-helpers.js';
 
-// What a new user meets first, as real CLI processes: colour on a terminal and never with NO_COLOR, a dead
-// server named at once by probe, numbers refused with the flag and the value given, and the install scripts
-// npm must be allowed to run.
+// What a new user meets first, as real CLI processes: colour on a terminal and never with NO_COLOR, demo's
+// progress in a pipe, a dead server named at once by probe, numbers refused with the flag and the value
+// given, and the install scripts npm must be allowed to run.
 
 const root = mkdtempSync(path.join(tmpdir(), 'harness-user-path-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -37,6 +37,18 @@ describe('colour on a terminal', () => {
     expect(plain.code, plain.output).toBe(0);
     expect(plain.output).toMatch(/success: \d\/2/);
     expect(plain.output).not.toMatch(SGR);
+  });
+});
+
+describe('demo progress without a terminal', () => {
+  it('prints plain progress lines for every stage while episodes play, then the summary', async () => {
+    const r = await runCli(['demo', '--bench', 'alfworld', '--tasks', '0:2', '--batch-size', '2', '--run-dir', path.join(root, 'demo')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^baseline: 1\/2 episodes, successes \d, elapsed [^,]+, ETA /m);
+    expect(r.stderr).toMatch(/^baseline: 2\/2 episodes, successes \d, elapsed [^,]+, done/m);
+    expect(r.stderr).toMatch(/^batch_000: (done → no_failures|engineer)/m);
+    expect(r.stdout).toMatch(/SIMULATED TARGET/);
+    expect(r.stdout + r.stderr).not.toMatch(SGR);
   });
 });
 
