@@ -74,6 +74,22 @@ describe('numbers on the command line', () => {
   });
 });
 
+describe('help of improve and demo', () => {
+  it('names every benchmark: splits, simulated targets, demo ranges and a run directory per benchmark', async () => {
+    const improve = await runCli(['improve', '--help']);
+    expect(improve.code).toBe(0);
+    const flat = improve.stdout.replace(/\s+/g, ' ');
+    expect(flat).toContain('dbbench: dev, standard, standard.v0.2; alfworld: dev, standard, new_std, train_valid; webshop: dev');
+    expect(flat).toContain('sim:dbbench, sim:alfworld, sim:webshop');
+    expect(flat).not.toMatch(/dbbench first/i);
+    const demo = await runCli(['demo', '--help']);
+    expect(demo.code).toBe(0);
+    const demoFlat = demo.stdout.replace(/\s+/g, ' ');
+    expect(demoFlat).toContain('dbbench 0:60, alfworld 0:20, webshop 0:50');
+    expect(demoFlat).toContain('runs/improve-<bench>-<split>-<time>');
+  });
+});
+
 describe('install scripts', () => {
   it('allowScripts names every package in the lock file that has an install script', () => {
     const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
