@@ -135,7 +135,7 @@ describe('harness-r1 improve (real CLI, simulated target, real sandbox)', () => 
     expect(b.totals).toEqual(a.totals);
     const lines = readFileSync(path.join(killed, 'baseline', 'episodes.jsonl'), 'utf8').trim().split('\n');
     expect(new Set(lines.map((l) => (JSON.parse(l) as { task: { index: number } }).task.index)).size).toBe(lines.length);
-  });
+  }, 600_000); // three improve processes of 30 tasks: past the 60 s default on a loaded two-core machine
 
   it('refuses --revise for the symbolic engineer (it has no revision pass), and an unknown --metric (exit 2)', async () => {
     const revise = await runCli(['improve', '--bench', 'alfworld', '--target', 'sim:alfworld', '--engineer', 'symbolic', '--revise']);
