@@ -339,7 +339,7 @@ describe('escape payloads with the validator and interpreter guards bypassed (ne
     it(`${c.name}: contained (${c.expect.kind === 'contained' ? c.expect.fault : '?'}) with isolation auto and off`, async () => {
       const outputs = await Promise.all(variants.map((v) => runCase(v.pool!, c)));
       outputs.forEach((text, i) => variants[i]!.results.push(text));
-    });
+    }, 300_000); // block-thread-forever waits twice for the ~22 s kill deadline: near the 60 s default under load
   }
 
   for (const v of variants) {
