@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Builds dist/ when it is older than src/, so spawned CLI processes start compiled (see the file).
+    globalSetup: ['test/global-setup.ts'],
     reporters: ['default'],
   },
 });

@@ -3,27 +3,14 @@
 // sources as they are now; otherwise (no build, or sources edited since) the TypeScript sources through
 // tsx, so a clone works without a build step and an edit is never hidden by a stale build.
 /* global process */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { STAMP_FILE, sourceStamp } from './source-stamp.js';
+import { builtFromCurrentSources } from './source-stamp.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function builtFromCurrentSources() {
-  const file = path.join(root, 'dist', STAMP_FILE);
-  if (!existsSync(file)) return false;
-  try {
-    const built = JSON.parse(readFileSync(file, 'utf8'));
-    const now = sourceStamp(path.join(root, 'src'));
-    return built.files === now.files && built.newestMs === now.newestMs;
-  } catch {
-    return false;
-  }
-}
-
-if (process.env.HARNESS_R1_FROM_SOURCE !== '1' && builtFromCurrentSources()) {
+if (process.env.HARNESS_R1_FROM_SOURCE !== '1' && builtFromCurrentSources(root)) {
   await import('../dist/cli/main.js');
 } else {
   const { register } = await import('tsx/esm/api');

@@ -4,3 +4,5 @@ export function isBuildInput(relative: string): boolean;
 export function sourceStamp(srcDir: string): { files: number; newestMs: number };
 /** The stamp's file name inside `dist/`. */
 export const STAMP_FILE: string;
+/** Whether `<root>/dist` was built from `<root>/src` as it is now (its stamp agrees with the tree). */
+export function builtFromCurrentSources(root: string): boolean;

@@ -262,37 +262,41 @@ describe('sandbox pool', () => {
     if (info.network.kind !== 'js-only') expect(info.network.verified).toBe(true);
   });
 
+  // One more pool, started cold (no snapshot) in its own worker process, for both tests below.
+  let small: SandboxPool;
+
+  beforeAll(async () => {
+    small = createSandboxPool({ size: 1, lineBudget: 10, hookTimeoutMs: 1000, useSnapshot: false });
+    await small.ready();
+  });
+
+  afterAll(async () => {
+    await small.close();
+  });
+
   it('is deterministic across workers: PYTHONHASHSEED=0 fixes str hashes and set order', async () => {
-    const other = createSandboxPool({ size: 1, hookTimeoutMs: 1000, useSnapshot: false });
-    try {
-      const hooks = [{ hook: 'make_pre_hint' as const, code: py('def hook(ctx, nb):', '    words = set(ctx.words)', '    return {"message": str(list(words)) + str(hash("abc"))}') }];
-      const ctx = { words: ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'] };
-      const first = await (await createPythonHookProvider(pool, hooks)).openEpisode();
-      const second = await (await createPythonHookProvider(other, hooks)).openEpisode();
-      const a = await first.call('make_pre_hint', ctx);
-      const b = await second.call('make_pre_hint', ctx);
-      expect(a).toEqual(b);
-      await first.close();
-      await second.close();
-    } finally {
-      await other.close();
-    }
+    // Two lines a call, inside the other pool's 10-line budget.
+    const hooks = [{ hook: 'make_pre_hint' as const, code: py('def hook(ctx, nb):', '    words = set(ctx.words)', '    return {"message": str(list(words)) + str(hash("abc"))}') }];
+    const ctx = { words: ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'] };
+    const first = await (await createPythonHookProvider(pool, hooks)).openEpisode();
+    const second = await (await createPythonHookProvider(small, hooks)).openEpisode();
+    const a = await first.call('make_pre_hint', ctx);
+    const b = await second.call('make_pre_hint', ctx);
+    expect(a).toEqual(b);
+    expect(pool.info().workers[0]?.pid).not.toBe(small.info().workers[0]?.pid);
+    await first.close();
+    await second.close();
   });
 
   it('honours a configured line budget', async () => {
-    const small = createSandboxPool({ size: 1, lineBudget: 10, hookTimeoutMs: 1000, useSnapshot: false });
-    try {
-      const provider = await createPythonHookProvider(small, [
-        { hook: 'make_pre_hint', code: py('def hook(ctx, nb):', '    for i in range(2):', '        pass', '    return {"message": "ok"}') },
-        { hook: 'make_pre_hint', code: py('def hook(ctx, nb):', '    for i in range(8):', '        pass', '    return {"message": "ok"}') },
-      ]);
-      const episode = await provider.openEpisode();
-      const [fits, over] = await episode.call('make_pre_hint', {});
-      expect(raw(fits)).toEqual({ message: 'ok' });
-      expect(fault(over)).toEqual({ kind: 'line_budget', message: 'hook exceeded the 10-line budget' });
-      await episode.close();
-    } finally {
-      await small.close();
-    }
+    const provider = await createPythonHookProvider(small, [
+      { hook: 'make_pre_hint', code: py('def hook(ctx, nb):', '    for i in range(2):', '        pass', '    return {"message": "ok"}') },
+      { hook: 'make_pre_hint', code: py('def hook(ctx, nb):', '    for i in range(8):', '        pass', '    return {"message": "ok"}') },
+    ]);
+    const episode = await provider.openEpisode();
+    const [fits, over] = await episode.call('make_pre_hint', {});
+    expect(raw(fits)).toEqual({ message: 'ok' });
+    expect(fault(over)).toEqual({ kind: 'line_budget', message: 'hook exceeded the 10-line budget' });
+    await episode.close();
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { isBuildInput, sourceStamp } from '../../bin/source-stamp.js';
+import { STAMP_FILE, builtFromCurrentSources, isBuildInput, sourceStamp } from '../../bin/source-stamp.js';
 import { PROJECT_ROOT, runCli } from './cli-helpers.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'source-stamp-'));
@@ -35,6 +35,19 @@ describe('source stamp (when the bin may run dist/)', () => {
     expect(sourceStamp(root)).toEqual({ files: 4, newestMs: edited.newestMs });
     rmSync(path.join(root, 'c'), { recursive: true });
     expect(sourceStamp(root)).toEqual(edited);
+  });
+
+  it('takes dist/ only while its stamp agrees with src/', () => {
+    const tree = path.join(root, 'tree');
+    mkdirSync(path.join(tree, 'src'), { recursive: true });
+    writeFileSync(path.join(tree, 'src', 'a.ts'), 'x');
+    utimesSync(path.join(tree, 'src', 'a.ts'), 3000, 3000);
+    expect(builtFromCurrentSources(tree)).toBe(false);
+    mkdirSync(path.join(tree, 'dist'));
+    writeFileSync(path.join(tree, 'dist', STAMP_FILE), JSON.stringify(sourceStamp(path.join(tree, 'src'))));
+    expect(builtFromCurrentSources(tree)).toBe(true);
+    utimesSync(path.join(tree, 'src', 'a.ts'), 4000, 4000);
+    expect(builtFromCurrentSources(tree)).toBe(false);
   });
 
   it('names build inputs by path', () => {

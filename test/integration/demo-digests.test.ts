@@ -16,17 +16,20 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import type { BatchResult } from '../../src/evaluation/improve/improve-batch.js';
+import type { ImproveSummary } from '../../src/evaluation/improve/improve-run.js';
 import { PROJECT_ROOT, runCli } from './cli-helpers.js';
 
 const DIGEST_FILE = path.join(PROJECT_ROOT, 'test', 'fixtures', 'demo-digests.json');
 const UPDATE = process.env.HARNESS_UPDATE_DIGESTS === '1';
 
-const CASES: { name: string; args: string[] }[] = [
-  { name: 'dbbench-fc', args: ['--bench', 'dbbench'] },
-  { name: 'alfworld-fc', args: ['--bench', 'alfworld'] },
-  { name: 'alfworld-v0.2', args: ['--bench', 'alfworld', '--protocol', 'v0.2'] },
-  { name: 'webshop-fc', args: ['--bench', 'webshop'] },
-  { name: 'webshop-v0.2', args: ['--bench', 'webshop', '--protocol', 'v0.2'] },
+// `batches`: the benchmark's demo range (60, 20 and 50 tasks) in batches of 10.
+const CASES: { name: string; bench: string; batches: number; args: string[] }[] = [
+  { name: 'dbbench-fc', bench: 'dbbench', batches: 6, args: ['--bench', 'dbbench'] },
+  { name: 'alfworld-fc', bench: 'alfworld', batches: 2, args: ['--bench', 'alfworld'] },
+  { name: 'alfworld-v0.2', bench: 'alfworld', batches: 2, args: ['--bench', 'alfworld', '--protocol', 'v0.2'] },
+  { name: 'webshop-fc', bench: 'webshop', batches: 5, args: ['--bench', 'webshop'] },
+  { name: 'webshop-v0.2', bench: 'webshop', batches: 5, args: ['--bench', 'webshop', '--protocol', 'v0.2'] },
 ];
 
 const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g;
@@ -74,10 +77,23 @@ afterAll(() => {
 describe('demo records and reports are byte-stable (stored digests)', () => {
   const stored = existsSync(DIGEST_FILE) ? (JSON.parse(readFileSync(DIGEST_FILE, 'utf8')) as Record<string, Record<string, string>>) : {};
 
-  it.each(CASES)('$name', async ({ name, args }) => {
+  it.each(CASES)('$name', async ({ name, bench, batches, args }) => {
     const runDir = path.join(root, name);
     const result = await runCli(['demo', ...args, '--run-dir', runDir, '--json']);
     expect(result.code, result.stderr).toBe(0);
+    // The whole loop ran on that benchmark, labelled simulated and symbolic, with a report.
+    const { summary } = JSON.parse(result.stdout) as { summary: ImproveSummary };
+    expect(summary.bench).toBe(bench);
+    expect(summary.target.simulated).toBe(true);
+    expect(summary.engineer.symbolic).toBe(true);
+    expect(summary.batches).toHaveLength(batches);
+    for (const b of summary.batches) {
+      expect(['scored', 'inert', 'no_failures']).toContain(b.status);
+      if (bench === 'webshop' && b.status !== 'no_failures') {
+        expect(JSON.parse(readFileSync(path.join(runDir, 'batches', b.tag, 'result.json'), 'utf8')) as BatchResult).toMatchObject({ reward: { metric: 'delta_average_reward' } });
+      }
+    }
+    expect(existsSync(path.join(runDir, 'report.html'))).toBe(true);
     const digests = digestRun(runDir, result.stdout);
     produced[name] = digests;
     if (UPDATE) return;

@@ -135,21 +135,7 @@ describe('harness-r1 improve (real CLI, simulated target, real sandbox)', () => 
     expect(b.totals).toEqual(a.totals);
     const lines = readFileSync(path.join(killed, 'baseline', 'episodes.jsonl'), 'utf8').trim().split('\n');
     expect(new Set(lines.map((l) => (JSON.parse(l) as { task: { index: number } }).task.index)).size).toBe(lines.length);
-  });
-
-  it.each(['alfworld', 'webshop'])('demo --bench %s runs the whole loop on that benchmark', async (bench) => {
-    const dir = path.join(root, `demo-${bench}`);
-    const r = await runCli(['demo', '--bench', bench, '--tasks', '0:10', '--run-dir', dir, '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    const { summary } = JSON.parse(r.stdout) as { summary: ImproveSummary };
-    expect(summary.bench).toBe(bench);
-    expect(summary.target.simulated).toBe(true);
-    expect(summary.engineer.symbolic).toBe(true);
-    expect(summary.batches).toHaveLength(1);
-    expect(['scored', 'inert', 'no_failures']).toContain(summary.batches[0]!.status);
-    expect(existsSync(path.join(dir, 'report.html'))).toBe(true);
-    if (bench === 'webshop') expect(summary.batches[0]!.status === 'no_failures' || readJson<BatchResult>(path.join(dir, 'batches', 'batch_000', 'result.json')).reward.metric === 'delta_average_reward').toBe(true);
-  });
+  }, 600_000); // three improve processes of 30 tasks: past the 60 s default on a loaded two-core machine
 
   it('refuses --revise for the symbolic engineer (it has no revision pass), and an unknown --metric (exit 2)', async () => {
     const revise = await runCli(['improve', '--bench', 'alfworld', '--target', 'sim:alfworld', '--engineer', 'symbolic', '--revise']);
