@@ -9,10 +9,15 @@
  *   over the episodes), at concurrency 8;
  * - peak RSS: this process, and the largest sum over it and its child processes sampled during the run.
  *
- *   npx tsx bench/concurrency-bench.ts [--tasks 64] [--concurrency 64] [--latency-ms 200] [--repeat 1] [--json]
+ *   npx tsx bench/concurrency-bench.ts [--tasks 64] [--concurrency 64] [--latency-ms 200] [--bench dbbench,alfworld,webshop]
+ *     [--sqlite-workers N] [--json]
+ *
+ * `--sqlite-workers` caps DBBench's database processes (default: the CPU count, at least 2; episodes
+ * past it share processes). The machine's load average is printed with every row: the figures are only
+ * comparable between runs on an equally loaded machine.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { benchmarkOptions } from '../src/app/open-environment.js';
@@ -61,9 +66,14 @@ export interface ConcurrencyFigures {
   stepOverheadP50Ms: number;
   stepOverheadP99Ms: number;
   peakTreeRssMb: number;
+  /** The 1-minute load average when the run ended. */
+  load1: number;
 }
 
-export async function measureConcurrency(bench: string, options: { tasks: number; concurrency: number; latencyMs: number }): Promise<ConcurrencyFigures> {
+export async function measureConcurrency(
+  bench: string,
+  options: { tasks: number; concurrency: number; latencyMs: number; sqliteWorkers?: number },
+): Promise<ConcurrencyFigures> {
   const registry = new BenchmarkRegistry();
   const definition = registry.find(bench)!;
   const dataDir = resolveDataDir();
@@ -71,7 +81,7 @@ export async function measureConcurrency(bench: string, options: { tasks: number
     dataDir,
     split: definition.defaultSplit,
     protocol: definition.protocols[0]!,
-    options: benchmarkOptions(registry, definition, {}),
+    options: benchmarkOptions(registry, definition, bench === 'dbbench' && options.sqliteWorkers !== undefined ? { sqliteWorkers: options.sqliteWorkers } : {}),
     concurrency: options.concurrency,
   });
   const { environment } = opened;
@@ -104,7 +114,7 @@ export async function measureConcurrency(bench: string, options: { tasks: number
   return {
     bench, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
     efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99),
-    peakTreeRssMb: peakTree / 2 ** 20,
+    peakTreeRssMb: peakTree / 2 ** 20, load1: loadavg()[0]!,
   };
 }
 
@@ -114,14 +124,15 @@ if (isMain) {
   const concurrency = Number(arg('--concurrency', '64'));
   const latencyMs = Number(arg('--latency-ms', '200'));
   const benches = arg('--bench', 'dbbench,alfworld,webshop').split(',');
+  const sqliteWorkers = process.argv.includes('--sqlite-workers') ? Number(arg('--sqlite-workers', '')) : undefined;
   const rows: ConcurrencyFigures[] = [];
-  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs }));
+  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs, ...(sqliteWorkers === undefined ? {} : { sqliteWorkers }) }));
   if (process.argv.includes('--json')) console.log(JSON.stringify({ rows, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
   else {
     for (const r of rows) {
       console.log(`${r.bench}: ${r.episodes} episodes at concurrency ${r.concurrency}, ${r.latencyMs} ms/turn: wall ${r.wallMs.toFixed(0)} ms, ` +
         `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms; ` +
-        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB`);
+        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; load ${r.load1.toFixed(2)}`);
     }
     console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   }

@@ -27,6 +27,7 @@ const options = z.object({
   dsn: z.string().optional(),
   grading: z.enum(DBBENCH_GRADINGS).optional(),
   data: z.string().optional(),
+  sqliteWorkers: z.number().optional(),
 });
 
 export const dbbench = defineBenchmark<z.infer<typeof options>>({
@@ -45,6 +46,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
       { key: 'backend', flag: '--backend <name>', description: 'dbbench database: sqlite (default) or mariadb' },
       { key: 'dsn', flag: '--dsn <url>', description: 'dbbench: MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port' },
       { key: 'grading', flag: '--grading <rule>', description: 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)' },
+      { key: 'sqliteWorkers', flag: '--sqlite-workers <n>', description: 'dbbench sqlite: database processes at most, shared by the episodes past that (default: CPU count, at least 2)', type: 'number' },
       { key: 'data', flag: '--data <file>', description: 'dbbench: a task file (the shipped .jsonl format) to play instead of a split; webshop: a goals file (items_human_ins.json format)' },
     ],
   },
@@ -57,7 +59,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
     const tasks = file === undefined ? undefined : loadDbBenchFile(file);
     if (tasks?.length === 0) throw new ConfigError({ message: `--data ${file}: the file holds no tasks.`, field: 'data' });
     const grading = request.options.grading ?? 'fc';
-    const backend = await resolveDbBackend(request.options.backend, request.options.dsn, process.env, request.concurrency);
+    const backend = await resolveDbBackend(request.options.backend, request.options.dsn, process.env, request.concurrency, request.options.sqliteWorkers);
     const environment = dbBenchEnvironment({
       dataDir: request.dataDir,
       split: request.split,

@@ -7,16 +7,24 @@ export const BACKENDS = ['sqlite', 'mariadb'] as const;
 
 /**
  * The DBBench database: embedded SQLite by default, MariaDB/MySQL when a DSN is given. With `concurrency`,
- * SQLite starts that many database processes up front.
+ * SQLite starts that many database processes up front, at most `sqliteWorkers` (`--sqlite-workers`);
+ * past that, episodes share them.
  */
 export async function resolveDbBackend(
   name: string | undefined,
   dsn: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
   concurrency?: number,
+  sqliteWorkers?: number,
 ): Promise<DbBackend> {
   const chosen = name ?? (dsn ? 'mariadb' : 'sqlite');
-  if (chosen === 'sqlite') return createSqliteBackend(concurrency === undefined ? {} : { warmWorkers: concurrency });
+  if (chosen === 'sqlite') {
+    const maxWorkers = sqliteWorkers;
+    if (maxWorkers !== undefined && (!Number.isInteger(maxWorkers) || maxWorkers < 1)) {
+      throw new ConfigError({ message: `--sqlite-workers must be a positive integer, got ${sqliteWorkers}.`, field: 'sqliteWorkers' });
+    }
+    return createSqliteBackend({ ...(concurrency === undefined ? {} : { warmWorkers: concurrency }), ...(maxWorkers === undefined ? {} : { maxWorkers }) });
+  }
   if (chosen === 'mariadb') {
     const url = dsn ?? env.HARNESS_MARIADB_DSN;
     if (!url) {

@@ -47,8 +47,8 @@ describe('createSqliteBackend process pool', () => {
     }
   });
 
-  it('gives episodes open at the same time a process each, and keeps at most workerPoolSize idle', async () => {
-    const backend = createSqliteBackend({ workerPoolSize: 1 });
+  it('gives episodes open at the same time a process each below maxWorkers, and keeps at most workerPoolSize idle', async () => {
+    const backend = createSqliteBackend({ workerPoolSize: 1, maxWorkers: 3 });
     try {
       const sessions = await Promise.all([backend.openEpisode(MEDALS), backend.openEpisode(MEDALS), backend.openEpisode(MEDALS)]);
       expect(backend.workers()).toMatchObject({ busy: 3, started: 3 });

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import { ConfigError, InternalError } from '../../episode/index.js';
 import type { DbBackend, SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
@@ -22,13 +24,14 @@ export const DEFAULT_WORKER_POOL_SIZE = 8;
  * aborts the statement (SQLite undoes its changes) and yields `{ kind: 'timeout' }`. That covers scans,
  * cross joins and runaway recursive CTEs. DDL and statements passed through without rewriting carry no
  * tick; they are covered by the process isolation below.
- * - `isolation: 'process'` (default): each episode's database lives in a child process of its own for the
- *   episode's lifetime, under the ceilings of `sqlite-limits.ts` (database size, resident memory, V8 heap).
+ * - `isolation: 'process'` (default): each episode's database lives in a child process for the episode's
+ *   lifetime (one of at most `maxWorkers`, shared with other episodes' databases past that), under the ceilings of `sqlite-limits.ts` (database size, resident memory, V8 heap).
  *   Processes are pooled: once an episode is disposed, its process closes the database and waits, warm,
  *   for the next episode (which gets a new database, so nothing carries over). If a statement does not
  *   stop itself within 2 s after the deadline (e.g. DDL, or one huge regular expression), the process is
  *   killed, the agent gets a timeout, and the database is rebuilt in another process from the snapshot
- *   taken after the last statement that changed it, so the killed statement has no effect. A process that
+ *   taken after the last statement that changed it, so the killed statement has no effect; the other
+ *   episodes of that process rebuild theirs exactly the same way (`sqlite-worker-session.ts`). A process that
  *   passes its memory ceiling is killed by its own watchdog and replaced the same way; the agent gets
  *   MySQL's `1041 Out of memory`.
  * - `isolation: 'inline'`: the database lives in the calling thread (fast; tests and trusted gold SQL).
@@ -53,6 +56,17 @@ export interface SqliteBackendOptions extends Partial<SqliteLimits> {
    * (the batch's concurrency, so no episode waits for a process to load). Default 0: started on demand.
    */
   warmWorkers?: number;
+  /**
+   * `isolation: 'process'` only: database processes alive at most. Past it, episodes share processes,
+   * each holding many episode databases (starting a process costs far more CPU than the statements of a
+   * typical episode). Default {@link defaultMaxWorkers}: the CPU count, at least 2.
+   */
+  maxWorkers?: number;
+}
+
+/** Database processes per backend by default: one per CPU, at least 2 (see `maxWorkers`). */
+export function defaultMaxWorkers(): number {
+  return Math.max(2, availableParallelism());
 }
 
 /** The SQLite backend, plus the counters of its process pool (all zero with `isolation: 'inline'`). */
@@ -113,7 +127,11 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
   if (!Number.isInteger(poolSize) || poolSize < 0) {
     throw new ConfigError({ message: `workerPoolSize must be a non-negative integer, got ${poolSize}.`, field: 'workerPoolSize' });
   }
-  const pool = new SqliteWorkerPool({ maxIdle: poolSize, limits });
+  const maxWorkers = options.maxWorkers ?? defaultMaxWorkers();
+  if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
+    throw new ConfigError({ message: `maxWorkers must be a positive integer, got ${maxWorkers}.`, field: 'maxWorkers' });
+  }
+  const pool = new SqliteWorkerPool({ maxIdle: poolSize, limits, maxProcesses: maxWorkers });
   const warm = options.warmWorkers ?? 0;
   if (!Number.isInteger(warm) || warm < 0) throw new ConfigError({ message: `warmWorkers must be a non-negative integer, got ${warm}.`, field: 'warmWorkers' });
   if (isolation === 'process' && warm > 0) pool.warm(warm);

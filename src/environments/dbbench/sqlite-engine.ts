@@ -24,6 +24,8 @@ export interface SqliteEngineOptions {
   databaseName?: string;
   /** A `serialize()` image to start from instead of loading the task table (used after a timeout). */
   image?: Buffer;
+  /** A `sessionState()` to start from with `image`, so a rebuilt database keeps the session's variables. */
+  state?: SqliteSessionState;
   /**
    * Largest size of the main database and, separately, of the temp database (`max_page_count`); a
    * statement that would grow one past it fails as MySQL's `1114 The table '…' is full`. Default 64 MiB.
@@ -32,6 +34,16 @@ export interface SqliteEngineOptions {
 }
 
 const DEFAULT_MAX_DATABASE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What a session holds beside its database: user variables and the counters behind ROW_COUNT() and
+ * FOUND_ROWS(). With the database image it is everything a later statement can observe.
+ */
+export interface SqliteSessionState {
+  variables: [string, SqlValue][];
+  lastChanges: number;
+  lastRows: number;
+}
 
 /** Thrown by the per-row tick when the statement's deadline has passed. */
 class StatementTimeout extends Error {
@@ -83,6 +95,11 @@ export class SqliteEngine {
     this.database = options.databaseName ?? 'dbbench';
     this.db = options.image ? new Database(options.image) : new Database(':memory:');
     this.limitStorage(options.maxDatabaseBytes ?? DEFAULT_MAX_DATABASE_BYTES);
+    if (options.state) {
+      for (const [name, value] of options.state.variables) this.variables.set(name, value);
+      this.lastChanges = options.state.lastChanges;
+      this.lastRows = options.state.lastRows;
+    }
     registerMysqlFunctions(this.db, {
       database: this.database,
       connectionId: 8,
@@ -293,6 +310,11 @@ export class SqliteEngine {
   /** The whole database as bytes, to rebuild it elsewhere (`options.image`). */
   serialize(): Buffer {
     return this.db.serialize();
+  }
+
+  /** The session's state beside the database (see {@link SqliteSessionState}). */
+  sessionState(): SqliteSessionState {
+    return { variables: [...this.variables], lastChanges: this.lastChanges, lastRows: this.lastRows };
   }
 
   /** A token that changes whenever rows or the schema change; lets a caller notice that a statement modified the database. */

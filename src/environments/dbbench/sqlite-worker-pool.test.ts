@@ -81,15 +81,15 @@ describe('SqliteWorkerPool', () => {
     try {
       const [holder, other] = await Promise.all([pool.acquire(), pool.acquire()]);
       const tableKey = sqliteTableKey(TABLE);
-      expect(await holder!.request({ op: 'open', tableKey, databaseName: 'd' })).toMatchObject({ op: 'unknown-table' });
-      expect(await holder!.request({ op: 'open', tableKey, table: TABLE, databaseName: 'd' })).toMatchObject({ op: 'open', setupError: null });
-      expect(await holder!.request({ op: 'execute', sql: "UPDATE T SET a = 'z'", timeoutMs: 5_000 })).toMatchObject({ op: 'execute' });
-      await holder!.request({ op: 'close' });
+      expect(await holder!.request({ op: 'open', session: 1, tableKey, databaseName: 'd' })).toMatchObject({ op: 'unknown-table' });
+      expect(await holder!.request({ op: 'open', session: 1, tableKey, table: TABLE, databaseName: 'd' })).toMatchObject({ op: 'open', setupError: null });
+      expect(await holder!.request({ op: 'execute', session: 1, sql: "UPDATE T SET a = 'z'", timeoutMs: 5_000 })).toMatchObject({ op: 'execute' });
+      await holder!.request({ op: 'close', session: 1 });
       holder!.tables.add(tableKey);
       // Key only: the rows come from the process's own copy, as loaded (the UPDATE is gone).
-      expect(await holder!.request({ op: 'open', tableKey, databaseName: 'd' })).toMatchObject({ op: 'open', setupError: null });
-      expect(await holder!.request({ op: 'execute', sql: 'SELECT a FROM T', timeoutMs: 5_000 })).toMatchObject({ outcome: { kind: 'rows', rows: [['x'], ['y']] } });
-      await holder!.request({ op: 'close' });
+      expect(await holder!.request({ op: 'open', session: 1, tableKey, databaseName: 'd' })).toMatchObject({ op: 'open', setupError: null });
+      expect(await holder!.request({ op: 'execute', session: 1, sql: 'SELECT a FROM T', timeoutMs: 5_000 })).toMatchObject({ outcome: { kind: 'rows', rows: [['x'], ['y']] } });
+      await holder!.request({ op: 'close', session: 1 });
       await pool.release(holder!);
       await pool.release(other!);
       expect(await pool.acquire(tableKey)).toBe(holder);

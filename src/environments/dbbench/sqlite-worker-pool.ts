@@ -6,7 +6,7 @@ import { SqliteWorkerProcess } from './sqlite-worker-process.js';
 
 /** Counters of a {@link SqliteWorkerPool}. */
 export interface SqliteWorkerPoolInfo {
-  /** Processes hosting an episode database now. */
+  /** Live processes hosting at least one episode database now. */
   busy: number;
   /** Warm processes waiting for the next episode. */
   idle: number;
@@ -23,6 +23,11 @@ export interface SqliteWorkerPoolOptions {
   maxStarting?: number;
   /** Resource ceilings every process enforces. */
   limits: SqliteLimits;
+  /**
+   * Processes alive at most. Past it, episodes share processes: `acquire` lends the live process hosting
+   * the fewest episode databases. Default: no cap (one process per open episode).
+   */
+  maxProcesses?: number;
 }
 
 interface Waiter {
@@ -31,9 +36,11 @@ interface Waiter {
 }
 
 /**
- * Warm SQLite database processes shared by the episodes of one backend. A process hosts one episode's
- * database at a time: `acquire` lends a process, `release` takes it back once the episode's database is
- * closed, and `discard` kills a process that cannot be trusted any more.
+ * Warm SQLite database processes shared by the episodes of one backend. `acquire` lends a process,
+ * `release` takes it back once the episode's database is closed, and `discard` kills a process that
+ * cannot be trusted any more. Below `maxProcesses` a process hosts one episode's database at a time; at
+ * the cap, episodes share processes (see `sqlite-worker-session.ts` for what a kill then does to the
+ * neighbours).
  *
  * With no idle process, `acquire` waits for whichever comes first: a process released by another episode
  * or a newly started one. New processes start while episodes are waiting, a few at a time (starting one
@@ -46,11 +53,15 @@ export class SqliteWorkerPool {
   readonly #maxStarting: number;
   readonly #limits: SqliteLimits;
   readonly #idle: SqliteWorkerProcess[] = [];
-  readonly #busy = new Set<SqliteWorkerProcess>();
+  /** Lent processes and how many episode databases each hosts. */
+  readonly #busy = new Map<SqliteWorkerProcess, number>();
+  readonly #maxProcesses: number;
   readonly #starting = new Set<SqliteWorkerProcess>();
   readonly #waiters: Waiter[] = [];
   /** Processes to keep alive (idle, lent or starting) whether or not episodes wait: see `warm`. */
   #target = 0;
+  /** Processes counted in `killed` already (several episodes may discard the same process). */
+  readonly #discarded = new WeakSet<SqliteWorkerProcess>();
   #started = 0;
   #killed = 0;
   #closed = false;
@@ -59,6 +70,7 @@ export class SqliteWorkerPool {
     this.#maxIdle = options.maxIdle;
     this.#maxStarting = options.maxStarting ?? Math.max(1, Math.floor(availableParallelism() / 2));
     this.#limits = options.limits;
+    this.#maxProcesses = options.maxProcesses ?? Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -67,7 +79,7 @@ export class SqliteWorkerPool {
    * `count` episodes at once then finds its processes loaded instead of queueing behind their starts.
    */
   warm(count: number): void {
-    this.#target = Math.max(this.#target, count);
+    this.#target = Math.max(this.#target, Math.min(count, this.#maxProcesses));
     this.#maxIdle = Math.max(this.#maxIdle, count);
     this.#grow();
   }
@@ -82,24 +94,41 @@ export class SqliteWorkerPool {
     return new Promise((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
       this.#grow();
+      this.#share();
     });
   }
 
-  /** Takes back a process whose episode database was closed: it goes to a waiting episode or stays warm. */
+  /**
+   * Takes back a process whose episode database was closed (or that died under it): once it hosts no
+   * other episode it goes to a waiting episode or stays warm.
+   */
   async release(proc: SqliteWorkerProcess): Promise<void> {
+    const hosted = (this.#busy.get(proc) ?? 1) - 1;
+    if (hosted > 0 && proc.alive) {
+      this.#busy.set(proc, hosted);
+      return;
+    }
     this.#busy.delete(proc);
     await this.#offer(proc);
   }
 
-  /** Kills a process that is stuck in a statement or broken; it is not reused. */
+  /**
+   * Kills a process that is stuck in a statement or broken; it is not reused. The other episodes it
+   * hosts find it dead at their next call, rebuild their databases elsewhere and `release` it.
+   */
   discard(proc: SqliteWorkerProcess): void {
-    this.#busy.delete(proc);
-    this.#killed += 1;
+    const hosted = (this.#busy.get(proc) ?? 1) - 1;
+    if (hosted > 0) this.#busy.set(proc, hosted);
+    else this.#busy.delete(proc);
+    if (!this.#discarded.has(proc)) this.#killed += 1;
+    this.#discarded.add(proc);
     proc.kill();
+    this.#grow();
+    this.#share();
   }
 
   info(): SqliteWorkerPoolInfo {
-    return { busy: this.#busy.size, idle: this.#idle.length, started: this.#started, killed: this.#killed };
+    return { busy: [...this.#busy.keys()].filter((p) => p.alive).length, idle: this.#idle.length, started: this.#started, killed: this.#killed };
   }
 
   /** Terminates idle and starting processes and fails waiting `acquire`s; lent processes end when they come back. */
@@ -112,8 +141,28 @@ export class SqliteWorkerPool {
 
   #lend(proc: SqliteWorkerProcess): SqliteWorkerProcess {
     proc.hold(true);
-    this.#busy.add(proc);
+    this.#busy.set(proc, (this.#busy.get(proc) ?? 0) + 1);
     return proc;
+  }
+
+  /** Live processes, lent or idle or starting. */
+  #alive(): number {
+    let lent = 0;
+    for (const proc of this.#busy.keys()) if (proc.alive) lent += 1;
+    return lent + this.#idle.length + this.#starting.size;
+  }
+
+  /**
+   * At the process cap, with none starting, waiting episodes share lent processes: each goes to the live
+   * one hosting the fewest databases.
+   */
+  #share(): void {
+    while (this.#waiters.length > 0 && this.#starting.size === 0 && this.#alive() >= this.#maxProcesses) {
+      let best: SqliteWorkerProcess | undefined;
+      for (const [proc, hosted] of this.#busy) if (proc.alive && (best === undefined || hosted < this.#busy.get(best)!)) best = proc;
+      if (!best) return;
+      this.#waiters.shift()!.resolve(this.#lend(best));
+    }
   }
 
   /** Gives a free process to the longest-waiting episode, or keeps it warm, or ends it. */
@@ -138,8 +187,8 @@ export class SqliteWorkerPool {
    */
   #grow(): void {
     const wanted = (): boolean =>
-      this.#starting.size < this.#waiters.length || this.#idle.length + this.#busy.size + this.#starting.size < this.#target;
-    while (!this.#closed && this.#starting.size < this.#maxStarting && wanted()) {
+      this.#starting.size < this.#waiters.length || this.#alive() < this.#target;
+    while (!this.#closed && this.#starting.size < this.#maxStarting && this.#alive() < this.#maxProcesses && wanted()) {
       const proc = new SqliteWorkerProcess(this.#limits);
       this.#starting.add(proc);
       this.#started += 1;
@@ -148,6 +197,7 @@ export class SqliteWorkerPool {
           this.#starting.delete(proc);
           void this.#offer(proc);
           this.#grow();
+          this.#share();
         },
         (error: Error) => {
           this.#starting.delete(proc);
@@ -157,6 +207,7 @@ export class SqliteWorkerPool {
           if (!waiter) this.#target = 0;
           waiter?.reject(error);
           this.#grow();
+          this.#share();
         },
       );
     }

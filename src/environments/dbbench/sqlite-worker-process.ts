@@ -14,11 +14,16 @@ export type SqliteProcessRequest = WithoutId<SqliteWorkerRequest>;
 /** Why a database process ended while requests were pending. */
 export type SqliteProcessEnd = 'memory' | 'crashed' | 'terminated';
 
-/** Rejects the requests of a database process that ended; `reason` tells a memory kill from a crash. */
+/**
+ * Rejects the requests of a database process that ended; `reason` tells a memory kill from a crash.
+ * `sent` is false for a request that was still queued behind another one: the process never saw it, so
+ * it can be sent again elsewhere (only the request in flight can have caused the end).
+ */
 export class SqliteProcessGone extends InternalError {
   constructor(
     readonly reason: SqliteProcessEnd,
     detail: string,
+    readonly sent = true,
   ) {
     super({ message: `SQLite process ${reason === 'terminated' ? 'was terminated' : reason === 'memory' ? 'passed its memory ceiling' : 'crashed'}${detail ? `: ${detail}` : ''}.` });
   }
@@ -38,6 +43,13 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+interface Queued {
+  request: SqliteProcessRequest;
+  timeoutMs: number | undefined;
+  resolve: (response: SqliteWorkerResponse | 'timeout') => void;
+  reject: (error: Error) => void;
+}
+
 /**
  * One child process running `sqlite-worker.ts`, with request/reply matching. `ready` settles once the
  * process has loaded and its watchdog runs. Once the process has ended (memory kill, crash, `kill`,
@@ -51,6 +63,11 @@ export class SqliteWorkerProcess {
   readonly #limits: SqliteLimits;
   #child: ChildProcess | null = null;
   readonly #pending = new Map<number, Pending>();
+  /** Requests not sent yet: one is in flight at a time, so its timeout counts from when the process got it. */
+  readonly #queue: Queued[] = [];
+  #inFlight = false;
+  /** A request timed out: the process may still be busy with it and sends nothing more (the owner kills it). */
+  #stuck = false;
   #nextId = 1;
   #gone: SqliteProcessGone | null = null;
   #held = true;
@@ -123,38 +140,61 @@ export class SqliteWorkerProcess {
   }
 
   /**
-   * Sends one request. With `timeoutMs`, resolves `'timeout'` when no reply came in time; the process may
-   * then still be busy with the request, so the caller must `kill` it.
+   * Sends one request, after the ones queued before it (the process is shared by several episode
+   * databases and runs one request at a time). With `timeoutMs`, counted from when the request is sent,
+   * resolves `'timeout'` when no reply came in time; the process may then still be busy with it, so it
+   * sends nothing more and the caller must `kill` it.
    */
   request(request: SqliteProcessRequest, timeoutMs?: number): Promise<SqliteWorkerResponse | 'timeout'> {
     if (this.#gone) return Promise.reject(this.#gone);
-    const child = this.#child;
-    if (!child) return Promise.reject(new InternalError({ message: 'SQLite process used before it was ready.' }));
-    const id = this.#nextId++;
+    if (!this.#child) return Promise.reject(new InternalError({ message: 'SQLite process used before it was ready.' }));
     return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      this.#pending.set(id, {
-        resolve: (response) => {
-          clearTimeout(timer);
-          resolve(response);
-        },
-        reject: (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      });
-      if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          this.#pending.delete(id);
-          resolve('timeout');
-        }, timeoutMs);
-      }
-      child.send({ ...request, id } as SqliteWorkerRequest, (error) => {
-        if (!error) return;
-        const pending = this.#pending.get(id);
+      this.#queue.push({ request, timeoutMs, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  /** Requests waiting for the process, including the one it runs. */
+  get load(): number {
+    return this.#queue.length + (this.#inFlight ? 1 : 0);
+  }
+
+  #pump(): void {
+    if (this.#inFlight || this.#stuck || this.#gone) return;
+    const next = this.#queue.shift();
+    const child = this.#child;
+    if (!next || !child) return;
+    this.#inFlight = true;
+    const id = this.#nextId++;
+    let timer: NodeJS.Timeout | undefined;
+    const done = (): void => {
+      clearTimeout(timer);
+      this.#inFlight = false;
+      this.#pump();
+    };
+    this.#pending.set(id, {
+      resolve: (response) => {
+        done();
+        next.resolve(response);
+      },
+      reject: (error) => {
+        done();
+        next.reject(error);
+      },
+    });
+    if (next.timeoutMs !== undefined) {
+      timer = setTimeout(() => {
         this.#pending.delete(id);
-        pending?.reject(this.#gone ?? new SqliteProcessGone('crashed', `cannot send to it: ${error.message}`));
-      });
+        this.#stuck = true;
+        this.#inFlight = false;
+        next.resolve('timeout');
+      }, next.timeoutMs);
+    }
+    child.send({ ...next.request, id } as SqliteWorkerRequest, (error) => {
+      if (!error) return;
+      const pending = this.#pending.get(id);
+      this.#pending.delete(id);
+      pending?.reject(this.#gone ?? new SqliteProcessGone('crashed', `cannot send to it: ${error.message}`));
     });
   }
 
@@ -195,8 +235,11 @@ export class SqliteWorkerProcess {
     if (this.#gone) return;
     this.#gone = error;
     this.#settleReady.reject(error);
-    for (const pending of this.#pending.values()) pending.reject(error);
+    const pending = [...this.#pending.values()];
     this.#pending.clear();
+    for (const p of pending) p.reject(error);
+    const unsent = new SqliteProcessGone(error.reason, 'the request was never sent to it', false);
+    for (const queued of this.#queue.splice(0)) queued.reject(unsent);
   }
 }
 

@@ -4,12 +4,17 @@ import type { DbTable } from './dbbench-task.js';
 import type { SqliteSession } from './sqlite-session.js';
 import type { SqliteWorkerPool } from './sqlite-worker-pool.js';
 import type { SqliteWorkerResponse } from './sqlite-worker.js';
+import type { SqliteSessionState } from './sqlite-engine.js';
 import { lostConnectionError, outOfMemoryError } from './sqlite-limits.js';
 import { SqliteProcessGone, type SqliteWorkerProcess } from './sqlite-worker-process.js';
 import { sqliteTableKey } from './sqlite-table-key.js';
 
 /** How long past the timeout a process may take to cancel a statement itself before it is killed. */
 const KILL_GRACE_MS = 2_000;
+/** How often a call is moved to another process after its process died under it before the call gives up. */
+const MAX_MOVES = 3;
+
+let nextSession = 1;
 
 export interface SqliteWorkerSessionOptions {
   pool: SqliteWorkerPool;
@@ -20,17 +25,28 @@ export interface SqliteWorkerSessionOptions {
 }
 
 /**
- * An episode database hosted by a pooled database process (`isolation: 'process'`). The session borrows
- * the process from `open()` to `dispose()`. When a statement does not stop itself, or drives the process
- * past its memory ceiling (its watchdog kills it), or the process dies, the database is reopened in
- * another process from the snapshot taken after the last change, so the statement has no effect, and
- * the agent gets a timeout or a MySQL-style error.
+ * An episode database hosted by a pooled database process (`isolation: 'process'`), which may host other
+ * episodes' databases too. The session borrows the process from `open()` to `dispose()`. When a statement
+ * does not stop itself, or drives the process past its memory ceiling (its watchdog kills it), or the
+ * process dies while running it, the database is reopened in another process from the snapshot taken
+ * after the last change, so the statement has no effect, and the agent gets a timeout or a MySQL-style
+ * error.
+ *
+ * The neighbours of such a statement lose their process too, through no fault of theirs. Each rebuilds
+ * its database elsewhere from its own last snapshot and session state (user variables, ROW_COUNT(),
+ * FOUND_ROWS()), which the process sends back after every statement, so what its next statement sees is
+ * exactly what it would have seen; a call that was queued behind the killed statement was never run and
+ * is sent again. Only the statement running in the process when it ended is ever charged for the kill.
+ * If the rebuild fails, the call fails with an internal error (an infrastructure failure of the episode,
+ * never a changed result).
  */
 export class SqliteWorkerSession implements SqliteSession {
   setupError: string | null = null;
   readonly #options: SqliteWorkerSessionOptions;
   #proc: SqliteWorkerProcess | null = null;
+  readonly #session = nextSession++;
   #image: Uint8Array | undefined;
+  #state: SqliteSessionState | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #disposed = false;
 
@@ -39,18 +55,24 @@ export class SqliteWorkerSession implements SqliteSession {
   }
 
   /** Borrows a process and opens the episode database in it: the task table, or the last snapshot after a kill. */
-  async open(): Promise<void> {
+  async open(moves = 0): Promise<void> {
     const { pool, table, databaseName } = this.#options;
     const tableKey = sqliteTableKey(table);
     const proc = await pool.acquire(tableKey);
-    const image = this.#image ? { image: this.#image } : {};
+    const image = { ...(this.#image ? { image: this.#image } : {}), ...(this.#state ? { state: this.#state } : {}) };
+    const session = this.#session;
     let response;
     try {
       // The rows travel only to a process that has not held this table yet (or has dropped it since).
-      response = await proc.request({ op: 'open', tableKey, ...(proc.tables.has(tableKey) ? {} : { table }), databaseName, ...image });
-      if (response !== 'timeout' && response.op === 'unknown-table') response = await proc.request({ op: 'open', tableKey, table, databaseName, ...image });
+      response = await proc.request({ op: 'open', session, tableKey, ...(proc.tables.has(tableKey) ? {} : { table }), databaseName, ...image });
+      if (response !== 'timeout' && response.op === 'unknown-table') response = await proc.request({ op: 'open', session, tableKey, table, databaseName, ...image });
       proc.tables.add(tableKey);
     } catch (error) {
+      if (error instanceof SqliteProcessGone && !error.sent && moves < MAX_MOVES) {
+        // A neighbour's statement ended the process before this open reached it: open elsewhere.
+        await pool.release(proc);
+        return this.open(moves + 1);
+      }
       pool.discard(proc);
       throw error;
     }
@@ -71,8 +93,9 @@ export class SqliteWorkerSession implements SqliteSession {
       // The engine cancels the statement itself at the deadline; the process is only killed if it does not.
       let response;
       try {
-        response = await proc.request({ op: 'execute', sql, timeoutMs }, timeoutMs + KILL_GRACE_MS);
+        response = await proc.request({ op: 'execute', session: this.#session, sql, timeoutMs }, timeoutMs + KILL_GRACE_MS);
       } catch (error) {
+        if (error instanceof SqliteProcessGone && !error.sent) return 'moved' as const;
         if (!(error instanceof SqliteProcessGone) || error.reason === 'terminated') throw error;
         // The watchdog killed the process for its memory, or it crashed: the statement is undone.
         await this.restart(proc);
@@ -85,13 +108,20 @@ export class SqliteWorkerSession implements SqliteSession {
       if (response.op === 'failed') throw new InternalError({ message: `SQLite process failed: ${describe(response)}` });
       if (response.op !== 'execute') throw new InternalError({ message: `Unexpected SQLite process reply '${response.op}'.` });
       if (response.image) this.#image = response.image;
+      this.#state = response.state;
       return response.outcome;
     });
   }
 
   tableHash(): Promise<string | null> {
     return this.serial(async (proc) => {
-      const response = await proc.request({ op: 'hash' });
+      let response;
+      try {
+        response = await proc.request({ op: 'hash', session: this.#session });
+      } catch (error) {
+        if (error instanceof SqliteProcessGone && !error.sent) return 'moved' as const;
+        throw error;
+      }
       if (response === 'timeout' || response.op !== 'hash') throw new InternalError({ message: 'Unexpected SQLite process reply to tableHash.' });
       return response.hash;
     });
@@ -103,15 +133,34 @@ export class SqliteWorkerSession implements SqliteSession {
     return run;
   }
 
-  /** Runs calls one at a time: a timeout replaces the process, which must not happen under another call. */
-  private serial<T>(task: (proc: SqliteWorkerProcess) => Promise<T>): Promise<T> {
-    const run = this.#queue.then(() => {
-      if (this.#disposed) throw new InternalError({ message: 'DbSession used after dispose().' });
-      if (!this.#proc) throw new InternalError({ message: 'The SQLite process hosting this episode database was lost.' });
-      return task(this.#proc);
+  /**
+   * Runs calls one at a time: a timeout replaces the process, which must not happen under another call.
+   * A process that a neighbour's statement ended (found dead, or a call answered `'moved'`: never sent)
+   * is left for one rebuilt from this session's own snapshot, and the call runs there.
+   */
+  private serial<T>(task: (proc: SqliteWorkerProcess) => Promise<T | 'moved'>): Promise<T> {
+    const run = this.#queue.then(async () => {
+      for (let moves = 0; ; moves++) {
+        if (this.#disposed) throw new InternalError({ message: 'DbSession used after dispose().' });
+        if (!this.#proc) throw new InternalError({ message: 'The SQLite process hosting this episode database was lost.' });
+        if (this.#proc.alive) {
+          const result = await task(this.#proc);
+          if (result !== 'moved') return result;
+        }
+        if (moves >= MAX_MOVES) throw new InternalError({ message: 'The SQLite processes hosting this episode database kept ending under it.' });
+        await this.move();
+      }
     });
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Rebuilds the database in another process after a neighbour's statement ended this one's. */
+  private async move(): Promise<void> {
+    const gone = this.#proc!;
+    this.#proc = null;
+    await this.#options.pool.release(gone);
+    await this.open();
   }
 
   private async restart(stuck: SqliteWorkerProcess): Promise<void> {
@@ -127,7 +176,13 @@ export class SqliteWorkerSession implements SqliteSession {
     const proc = this.#proc;
     this.#proc = null;
     if (proc) {
-      const response = await proc.request({ op: 'close' }, KILL_GRACE_MS).catch(() => 'failed' as const);
+      const response = proc.alive ? await proc.request({ op: 'close', session: this.#session }, KILL_GRACE_MS).catch(() => 'failed' as const) : 'failed';
+      if (!proc.alive && response === 'failed') {
+        // Ended by a neighbour's statement: nothing to close.
+        await this.#options.pool.release(proc);
+        this.#options.onDispose();
+        return;
+      }
       if (response !== 'timeout' && response !== 'failed' && response.op === 'close') await this.#options.pool.release(proc);
       else this.#options.pool.discard(proc);
     }

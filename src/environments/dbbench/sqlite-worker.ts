@@ -1,21 +1,22 @@
 import type { SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
-import { SqliteEngine } from './sqlite-engine.js';
+import { SqliteEngine, type SqliteSessionState } from './sqlite-engine.js';
 import { startWatchdog } from './sqlite-process-watchdog.js';
 
 /**
  * Child-process host for {@link SqliteEngine}s (see `sqlite-limits.ts` for why a process). The process is
- * pooled: it hosts one episode's database at a time, from `open` to `close`, and then waits for the next
- * `open`. Every `open` builds a new engine (database, user variables, GROUP_CONCAT functions), so nothing
- * carries over. It talks to its parent over the IPC channel (advanced serialization, so snapshots travel
- * as bytes) and ends when the channel closes.
+ * pooled and shared: it hosts the databases of several episodes at once, each under the session number
+ * the parent gave it, from `open` to `close`. Every `open` builds a new engine (database, user variables,
+ * GROUP_CONCAT functions), so nothing carries over between episodes. Requests run one at a time. It
+ * talks to its parent over the IPC channel (advanced serialization, so snapshots travel as bytes) and
+ * ends when the channel closes.
  */
 
 export type SqliteWorkerRequest =
-  | { id: number; op: 'open'; tableKey: string; table?: DbTable; databaseName: string; image?: Uint8Array }
-  | { id: number; op: 'execute'; sql: string; timeoutMs: number }
-  | { id: number; op: 'hash' }
-  | { id: number; op: 'close' };
+  | { id: number; op: 'open'; session: number; tableKey: string; table?: DbTable; databaseName: string; image?: Uint8Array; state?: SqliteSessionState }
+  | { id: number; op: 'execute'; session: number; sql: string; timeoutMs: number }
+  | { id: number; op: 'hash'; session: number }
+  | { id: number; op: 'close'; session: number };
 
 /** `ready` (id 0) is sent once, when the process has loaded and its watchdog runs. `failed` carries what was thrown. */
 export type SqliteWorkerResponse =
@@ -23,7 +24,8 @@ export type SqliteWorkerResponse =
   | { id: number; op: 'open'; setupError: string | null }
   /** `open` named a table this process does not hold (never sent, or dropped from its cache): send the rows. */
   | { id: number; op: 'unknown-table' }
-  | { id: number; op: 'execute'; outcome: SqlOutcome; image?: Uint8Array }
+  /** `state` always, `image` after a statement that changed the database: enough to rebuild it elsewhere. */
+  | { id: number; op: 'execute'; outcome: SqlOutcome; image?: Uint8Array; state: SqliteSessionState }
   | { id: number; op: 'hash'; hash: string | null }
   | { id: number; op: 'close' }
   | { id: number; op: 'failed'; error: { name: string; message: string } };
@@ -37,7 +39,7 @@ export interface SqliteWorkerArgs {
 if (typeof process.send !== 'function') throw new Error('sqlite-worker.ts must run as a forked child process');
 const args = JSON.parse(process.argv[2] ?? '{}') as SqliteWorkerArgs;
 
-let episode: { engine: SqliteEngine; changeMark: string } | null = null;
+const episodes = new Map<number, { engine: SqliteEngine; changeMark: string }>();
 
 /**
  * Tables this process has built, by key: the rows and the database image right after the table was
@@ -61,8 +63,9 @@ function cachedTable(key: string, table: DbTable | undefined): { table: DbTable;
   return entry;
 }
 
-function hosted(): { engine: SqliteEngine; changeMark: string } {
-  if (!episode) throw new Error('no episode database is open in this SQLite process');
+function hosted(session: number): { engine: SqliteEngine; changeMark: string } {
+  const episode = episodes.get(session);
+  if (!episode) throw new Error(`no episode database ${session} is open in this SQLite process`);
   return episode;
 }
 
@@ -73,7 +76,7 @@ function reply(response: SqliteWorkerResponse): void {
 function handle(request: SqliteWorkerRequest): void {
   switch (request.op) {
     case 'open': {
-      if (episode) throw new Error('this SQLite process already hosts an episode database');
+      if (episodes.has(request.session)) throw new Error(`this SQLite process already hosts episode database ${request.session}`);
       const cached = cachedTable(request.tableKey, request.table);
       if (!cached) {
         reply({ id: request.id, op: 'unknown-table' });
@@ -85,28 +88,29 @@ function handle(request: SqliteWorkerRequest): void {
         databaseName: request.databaseName,
         maxDatabaseBytes: args.databaseLimitBytes,
         ...(image ? { image } : {}),
+        ...(request.state ? { state: request.state } : {}),
       });
       if (!image && engine.setupError === null) cached.image = engine.serialize();
-      episode = { engine, changeMark: engine.changeMark() };
+      episodes.set(request.session, { engine, changeMark: engine.changeMark() });
       reply({ id: request.id, op: 'open', setupError: engine.setupError });
       break;
     }
     case 'execute': {
-      const current = hosted();
+      const current = hosted(request.session);
       const outcome = current.engine.execute(request.sql, request.timeoutMs);
       const mark = current.engine.changeMark();
       // After a change, send a snapshot so the database survives if a later statement must be killed.
       const image = mark !== current.changeMark ? new Uint8Array(current.engine.serialize()) : undefined;
       current.changeMark = mark;
-      reply({ id: request.id, op: 'execute', outcome, ...(image ? { image } : {}) });
+      reply({ id: request.id, op: 'execute', outcome, state: current.engine.sessionState(), ...(image ? { image } : {}) });
       break;
     }
     case 'hash':
-      reply({ id: request.id, op: 'hash', hash: hosted().engine.tableHash() });
+      reply({ id: request.id, op: 'hash', hash: hosted(request.session).engine.tableHash() });
       break;
     case 'close':
-      episode?.engine.close();
-      episode = null;
+      episodes.get(request.session)?.engine.close();
+      episodes.delete(request.session);
       reply({ id: request.id, op: 'close' });
       break;
   }
