@@ -3,10 +3,16 @@
  * warm hook-call overhead (p50/p99 of one `EpisodeHooks.call` round trip, parent -> worker process ->
  * interpreter thread -> back), and validation time per patch of the original corpus. Prints numbers only.
  *
- *   npx tsx bench/sandbox-bench.ts [--calls 2000] [--repeat 3]
+ * The warm calls are also run side by side in plain python3 (bench/hook-call-reference.py), the way the original
+ * runner calls hooks in-process (ctx deep copy, settrace line budget, SIGALRM timer), and the ratio is printed.
+ * Worker RSS (whole process tree) is printed for snapshot-started and cold-started pools.
+ *
+ *   npx tsx bench/sandbox-bench.ts [--calls 2000] [--repeat 3] [--calls-only]
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { resolveDataDir } from '../src/config/data-dir.js';
 import type { HookName } from '../src/episode/index.js';
@@ -26,6 +32,10 @@ function quantile(sorted: number[], q: number): number {
 
 function summary(values: number[]): string {
   const s = [...values].sort((a, b) => a - b);
+  return summarySorted(s);
+}
+
+function summarySorted(s: number[]): string {
   const mean = s.reduce((a, b) => a + b, 0) / Math.max(1, s.length);
   return `p50 ${quantile(s, 0.5).toFixed(3)} ms  p99 ${quantile(s, 0.99).toFixed(3)} ms  mean ${mean.toFixed(3)} ms  max ${s[s.length - 1]?.toFixed(3)} ms  (n=${s.length})`;
 }
@@ -72,12 +82,36 @@ const CTX = {
   predicates: { action_not_admissible: false, repeated_action: false, text_only_loop: false, remaining_rounds_low: false },
 };
 
+/** RSS in MiB of a process and all its descendants (a worker may run under an `unshare` wrapper). */
+function treeRssMb(pid: number): number {
+  let kb = 0;
+  const visit = (p: number): void => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
+        for (const c of children ? children.split(/\s+/) : []) visit(Number(c));
+      }
+    } catch {
+      // process gone or /proc unavailable
+    }
+  };
+  visit(pid);
+  return kb / 1024;
+}
+
+function workerRss(pool: SandboxPool): string {
+  return pool.info().workers.map((w) => (w.pid === undefined ? '?' : `${treeRssMb(w.pid).toFixed(0)} MiB`)).join(', ');
+}
+
+const callsOnly = process.argv.includes('--calls-only');
 const calls = Number(arg('--calls', '2000'));
 const repeat = Number(arg('--repeat', '3'));
 console.log(`sandbox bench: Node ${process.version}, ${calls} warm calls, validation repeated ${repeat}x`);
 
 // 1. Cold start.
-for (const useSnapshot of [true, false]) {
+for (const useSnapshot of callsOnly ? [] : [true, false]) {
   const started = performance.now();
   const pool = createSandboxPool({ size: 2, useSnapshot });
   await pool.ready();
@@ -86,6 +120,7 @@ for (const useSnapshot of [true, false]) {
   const all = performance.now() - started;
   const info = pool.info();
   const loads = info.workers.map((w) => `${w.fromSnapshot ? 'snapshot' : 'cold'} ${w.loadMs} ms`).join(', ');
+  console.log(`worker RSS (${useSnapshot ? 'snapshot on' : 'snapshot off'}), idle after start: ${workerRss(pool)}`);
   console.log(
     `cold start (${useSnapshot ? 'snapshot on' : 'snapshot off'}): first worker ready ${first.toFixed(0)} ms, pool of 2 ready ${all.toFixed(0)} ms; worker load: ${loads}` +
       (useSnapshot ? `; snapshot ${(info.snapshot.bytes / 1048576).toFixed(1)} MiB` : ''),
@@ -110,6 +145,14 @@ const pool = createSandboxPool({ size: 2 });
 await allReady(pool);
 
 // 2. Warm call overhead.
+interface CallCase {
+  label: string;
+  hook: HookName;
+  code: string;
+  ctx: Record<string, unknown>;
+  sorted: number[];
+}
+const cases: CallCase[] = [];
 async function timeCalls(label: string, hook: HookName, code: string, ctx: Record<string, unknown>): Promise<void> {
   const provider = await createPythonHookProvider(pool, [{ hook, code }]);
   const episode = await provider.openEpisode();
@@ -123,6 +166,7 @@ async function timeCalls(label: string, hook: HookName, code: string, ctx: Recor
   }
   await episode.close();
   console.log(`warm call, ${label}: ${summary(times)}`);
+  cases.push({ label, hook, code, ctx, sorted: [...times].sort((a, b) => a - b) });
 }
 
 await timeCalls('trivial hook, empty ctx', 'make_pre_hint', 'def hook(ctx, nb):\n    return {"message": "x"}\n', {});
@@ -133,6 +177,31 @@ const corpus = loadCorpus();
 const alfworld = corpus.find((p) => p.file === path.join('heldout_generalization', 'harness-r1', 'seed20260721', 'alfworld.json'));
 const postStep = alfworld?.hooks.find((h) => h.hook === 'on_post_step');
 if (postStep) await timeCalls('corpus ALFWorld on_post_step (3 helpers), 1.7 KB ctx', 'on_post_step', postStep.code, CTX);
+
+// The same hooks and ctx called in-process by plain python3, the way the original runner calls them.
+{
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hook-call-reference.py');
+  const input = JSON.stringify({ calls, warmup: 200, line_budget: 2000, time_budget_s: 0.05, cases: cases.map(({ label, hook, code, ctx }) => ({ label, hook, code, ctx })) });
+  const run = spawnSync('python3', [script], { input, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`reference runner failed: ${run.stderr}`);
+  const version = spawnSync('python3', ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const rows = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { label: string; p50: number; p99: number; mean: number; max: number });
+  for (const row of rows) {
+    const ours = cases.find((c) => c.label === row.label)!;
+    const p50 = quantile(ours.sorted, 0.5);
+    const p99 = quantile(ours.sorted, 0.99);
+    console.log(
+      `in-process reference (${version}), ${row.label}: p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  mean ${row.mean.toFixed(3)} ms  max ${row.max.toFixed(3)} ms` +
+        `  | sandbox/reference p50 ${(p50 / row.p50).toFixed(2)}x (goal <= 1.5x), sandbox p99 ${p99.toFixed(3)} ms (goal <= 0.5 ms)`,
+    );
+  }
+}
+console.log(`worker RSS after the warm calls (snapshot-started pool): ${workerRss(pool)}`);
+
+if (callsOnly) {
+  await pool.close();
+  process.exit(0);
+}
 
 // Throughput with concurrent episodes spread over the two workers.
 {

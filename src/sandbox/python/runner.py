@@ -1,14 +1,13 @@
 # Hook runtime inside Pyodide (protocol.md sections 4.1, 5.2, 5.3): compiles validated hooks into per-episode
 # namespaces that hold only the original's 25 builtins plus math, re and SequenceMatcher, runs one hook per call
-# with a deep-copied attribute-access ctx and the episode's live nb, counts traced lines, and turns the result
+# with a deep-copied attribute-access ctx and the episode's live nb, counts the hook's lines, and turns the result
 # into JSON text for the host.
 #
 # The interpreter is not the security boundary (the OS process is), but it is hardened so that a hook cannot
 # reach this namespace, other episodes, or the host bridge:
 # - this namespace is never registered in sys.modules and no object handed to hook code was defined here;
 # - an audit hook, armed only while hook code runs, blocks frame access (gi_frame, tb_frame, ...), imports
-#   other than lazy codec imports, and every OS-level event (sys.settrace stays allowed: CPython itself calls
-#   it to drop a tracer that raised, e.g. when the line budget is exhausted; hook code cannot reach `sys`);
+#   other than lazy codec imports, and every OS-level event (sys.settrace stays allowed; hook code cannot reach `sys`);
 # - `re` and `math` are per-episode facades without module attributes (the real `re` exposes `re.enum.sys`)
 #   and without `re.RegexFlag`; SequenceMatcher and re.Scanner are per-episode copies of the classes;
 # - every other object a hook can change is shared by the worker's episodes: the classes, functions and enum
@@ -25,6 +24,7 @@
 import ast
 import builtins
 import difflib
+import functools
 import hashlib
 import json
 import math
@@ -33,6 +33,7 @@ import reprlib
 import sys
 import types
 import warnings
+import weakref
 
 HOOK_FILENAME = '<hook>'
 MAX_RESULT_DEPTH = 100
@@ -46,7 +47,6 @@ _settings = {'line_budget': 2000, 'max_result_chars': 1000000, 'unvalidated': Fa
 _guard = {'armed': False}
 _compiled = {}  # (benchmark, source) -> (code object, AST node count), or the rejection reason (str)
 _episodes = {}  # episode id -> _Episode
-_traced_namespaces = set()  # id() of every live hook namespace: the tracer counts lines of frames that run in them
 
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTIN_NAMES}
 
@@ -366,23 +366,62 @@ def shared_state_fingerprint():
 
 # ------------------------------------------------------------------------------------------------- running
 
-def _make_tracer(budget):
-    count = 0
+# The line budget uses sys.monitoring events on the hooks' own code objects only: nothing else in the interpreter is
+# instrumented, and arming the budget per call is two assignments (a global sys.settrace per call costs far more:
+# switching tracing on and off re-instruments code). It counts what sys.settrace's 'line' events count in hook
+# frames: every LINE event, plus a backward jump that stays on its line (a one-line loop; a jump to another
+# line is followed by that line's LINE event).
+_MONITOR = sys.monitoring
+_TOOL = 4  # an unnamed tool id; nothing else in the worker uses sys.monitoring
+_budget = {'armed': False, 'left': 0}
+# id(hook code object) -> (weak reference to it, {bytecode offset: line}), filled when an episode opens and
+# dropped when the code object dies. Keyed by identity: equal code objects (the same helper in two patches) are
+# distinct objects with events of their own.
+_line_maps = {}
 
-    def local(frame, event, arg):
-        nonlocal count
-        if event == 'line':
-            count += 1
-            if count > budget:
+
+def _on_line(code, line):
+    if _budget['armed']:
+        _budget['left'] -= 1
+        if _budget['left'] < 0:
+            raise LineBudgetExceeded()
+
+
+def _on_jump(code, source, target):
+    if target < source and _budget['armed']:
+        entry = _line_maps.get(id(code))
+        if entry is not None and entry[0]() is code and entry[1].get(source) == entry[1].get(target):
+            _budget['left'] -= 1
+            if _budget['left'] < 0:
                 raise LineBudgetExceeded()
-        return local
 
-    def global_tracer(frame, event, arg):
-        # frame.f_code is an audited attribute; f_globals is not, and identifies hook frames exactly.
-        if id(frame.f_globals) in _traced_namespaces:
-            return local
-        return None
-    return global_tracer
+
+_MONITOR.use_tool_id(_TOOL, 'hook line budget')
+_MONITOR.register_callback(_TOOL, _MONITOR.events.LINE, _on_line)
+_MONITOR.register_callback(_TOOL, _MONITOR.events.JUMP, _on_jump)
+
+
+def _forget_code(key, ref):
+    entry = _line_maps.get(key)
+    if entry is not None and entry[0] is ref:
+        del _line_maps[key]
+
+
+def _instrument(namespace):
+    """Turns on line and jump events for every code object of the hook's functions (and what they contain)."""
+    pending = [v.__code__ for v in namespace.values() if isinstance(v, types.FunctionType)]
+    while pending:
+        code = pending.pop()
+        entry = _line_maps.get(id(code))
+        if entry is not None and entry[0]() is code:
+            continue
+        lines = {}
+        for start, end, line in code.co_lines():
+            for offset in range(start, end, 2):
+                lines[offset] = line
+        _line_maps[id(code)] = (weakref.ref(code, functools.partial(_forget_code, id(code))), lines)
+        _MONITOR.set_local_events(_TOOL, code, _MONITOR.events.LINE | _MONITOR.events.JUMP)
+        pending.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
 
 
 def _describe(error):
@@ -484,14 +523,14 @@ def _run(function, ctx_json, nb):
         ctx = json.loads(ctx_json, object_hook=AttrDict)
     except Exception as error:
         return _fault('exception', 'ctx is not valid JSON: %s' % _describe(error))
-    tracer = _make_tracer(_settings['line_budget'])
-    sys.settrace(tracer)
+    _budget['left'] = _settings['line_budget']
+    _budget['armed'] = True
     _guard['armed'] = not _settings['unvalidated']
     try:
         result = function(ctx, nb)
     finally:
         _guard['armed'] = False
-        sys.settrace(None)
+        _budget['armed'] = False
     return _serialize(result)
 
 
@@ -553,11 +592,11 @@ def open_episode(episode_id, sources_json, benchmark):
             continue
         namespace = make_globals()
         exec(compiled[0], namespace)
+        _instrument(namespace)
         hooks.append(namespace['hook'])
         namespaces.append(namespace)
     close_episode(episode_id)
     _episodes[episode_id] = _Episode(hooks, namespaces, restores)
-    _traced_namespaces.update(id(n) for n in namespaces)
     rejected = [i for i, h in enumerate(hooks) if isinstance(h, str)]
     return json.dumps({'ok': True, 'rejected': rejected})
 
@@ -600,6 +639,4 @@ def _restore_shared_state():
 
 def close_episode(episode_id):
     episode = _episodes.pop(episode_id, None)
-    if episode is not None:
-        _traced_namespaces.difference_update(id(n) for n in episode.namespaces)
     return len(_episodes)
