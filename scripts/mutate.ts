@@ -37,14 +37,16 @@ export const MODULES: Module[] = [
   // episodes in the Python sandbox (seconds per mutant).
   {
     name: 'evaluation/improve: improveBatch', decidesReward: true,
-    // improveBatch and the reward path it shares with sample-group (judgeProposal: validate, rerun, decide).
-    mutate: ['src/evaluation/improve/improve-batch.ts:33-98', 'src/evaluation/improve/judge-proposal.ts:91-144', 'src/run-dir/artifact-file.ts'],
-    tests: ['src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
+    // improveBatch and the reward path it shares with sample-group (judgeProposal and validateProposal:
+    // validate, rerun, decide), and the artifact writer whose failure is a user-facing ConfigError.
+    mutate: ['src/evaluation/improve/improve-batch.ts:33-97', 'src/evaluation/improve/judge-proposal.ts:109-164', 'src/run-dir/artifact-file.ts'],
+    tests: ['src/run-dir/artifact-file.test.ts', 'src/evaluation/improve/judge-proposal.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {
     name: 'evaluation/improve: rerun', decidesReward: true,
-    mutate: ['src/evaluation/improve/judge-proposal.ts:146-187'],
-    tests: ['src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
+    // rerunPatch and rerun: the cached, resumable rerun store and its infrastructure retries.
+    mutate: ['src/evaluation/improve/judge-proposal.ts:171-214'],
+    tests: ['src/evaluation/improve/rerun-patch.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {
     name: 'evaluation/improve: improveRun', decidesReward: true,
