@@ -31,7 +31,7 @@ export const MODULES: Module[] = [
     // The reward decision and everything pure around it, with pure tests (a few minutes).
     name: 'evaluation/improve: reward decision', decidesReward: true,
     mutate: ['src/evaluation/improve/*.ts', '!src/evaluation/improve/improve-batch.ts', '!src/evaluation/improve/improve-run.ts', '!src/evaluation/improve/judge-proposal.ts', '!src/evaluation/improve/play-baseline.ts', '!src/evaluation/improve/*.test.ts', '!src/evaluation/improve/*.fixture.ts'],
-    tests: ['src/evaluation/improve/decide-reward.test.ts', 'src/evaluation/improve/batch-reward.test.ts', 'src/evaluation/improve/summarize-improve.test.ts'],
+    tests: ['src/evaluation/improve/decide-reward.test.ts', 'src/evaluation/improve/batch-reward.test.ts', 'src/evaluation/improve/summarize-improve.test.ts', 'src/evaluation/improve/rerun-findings.test.ts'],
   },
   // The pipeline around it, in three parts so that each run is saved on its own: their tests play real
   // episodes in the Python sandbox (seconds per mutant).
@@ -39,13 +39,13 @@ export const MODULES: Module[] = [
     name: 'evaluation/improve: improveBatch', decidesReward: true,
     // improveBatch and the reward path it shares with sample-group (judgeProposal and validateProposal:
     // validate, rerun, decide), and the artifact writer whose failure is a user-facing ConfigError.
-    mutate: ['src/evaluation/improve/improve-batch.ts:33-97', 'src/evaluation/improve/judge-proposal.ts:109-164', 'src/run-dir/artifact-file.ts'],
+    mutate: ['src/evaluation/improve/improve-batch.ts:33-97', 'src/evaluation/improve/judge-proposal.ts:109-151', 'src/run-dir/artifact-file.ts'],
     tests: ['src/run-dir/artifact-file.test.ts', 'src/evaluation/improve/judge-proposal.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {
     name: 'evaluation/improve: rerun', decidesReward: true,
     // rerunPatch and rerun: the cached, resumable rerun store and its infrastructure retries.
-    mutate: ['src/evaluation/improve/judge-proposal.ts:171-214'],
+    mutate: ['src/evaluation/improve/judge-proposal.ts:158-201'],
     tests: ['src/evaluation/improve/rerun-patch.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import type { EpisodeRecord, HookName, Outcome, RecordedTurn } from '../../episode/index.js';
 import { withDisabledHooks } from '../../hooks/disabled-hooks.js';
-import { isInfraOutcome } from '../../episode/index.js';
+import { rerunFindings } from './rerun-findings.js';
 import type { EngineerProposal, EngineerResult } from '../../engineer/engineer.js';
 import type { Environment } from '../../runtime/environment.js';
 import type { ChatModel } from '../../models/chat-model.js';
@@ -130,21 +130,8 @@ export async function judgeProposal(ctx: RewardPathContext, batch: JudgedBatch, 
   // A rerun cut short is not a result: nothing is decided, the resumed run plays the rest.
   throwIfInterrupted(ctx.signal, `during the rerun of ${batch.tag}`);
   ctx.benchmark.evaluation.checkRerun?.(batch.episodes, records);
-  const infra = records.filter((r) => isInfraOutcome(r.outcome));
-  const hookEffects: Record<string, number> = {};
-  let hookFaults = 0;
-  const switchedOff = new Set<string>();
-  for (const r of records) {
-    for (const t of r.hookTrace) {
-      if (t.fault) hookFaults++;
-      if (t.fault?.kind === 'disabled') switchedOff.add(`#${r.task.index} ${t.hook}[${t.hookIndex}]`);
-      if (t.disposition === 'applied') hookEffects[`${t.hook}:${t.effect}`] = (hookEffects[`${t.hook}:${t.effect}`] ?? 0) + 1;
-    }
-  }
-  // Hooks the sandbox switched off (their calls kept costing worker kills) are named in the batch result.
-  const sandboxNotes = switchedOff.size > 0 ? [`${switchedOff.size} hook(s) switched off after repeated sandbox worker kills: ${[...switchedOff].join(', ')}`] : [];
-  const patchedRewards = new Map(records.filter((r) => !isInfraOutcome(r.outcome)).map((r) => [r.task.index, r.reward]));
-  const decision = decideReward({ ...evidence, proposal: 'proposed', verdict, rerun: { rewards: patchedRewards, infraFailures: infra.length, appliedEffects: Object.values(hookEffects).reduce((a, b) => a + b, 0) } });
+  const { hookEffects, hookFaults, appliedEffects, infra, patchedRewards, sandboxNotes } = rerunFindings(records);
+  const decision = decideReward({ ...evidence, proposal: 'proposed', verdict, rerun: { rewards: patchedRewards, infraFailures: infra.length, appliedEffects } });
   const notes = decision.status === 'missing_evaluation'
     ? [...engineerNotes, ...sandboxNotes, `${infra.length} rerun episode(s) still failed for infrastructure reasons after ${attempts} attempt(s): ${infra.map((r) => `#${r.task.index} ${r.outcome}`).join(', ')}`]
     : [...engineerNotes, ...sandboxNotes];
