@@ -12,6 +12,7 @@
 import { pathToFileURL } from 'node:url';
 
 import { resolveSandboxAssets } from '../src/sandbox/worker-command.js';
+import { CTX } from './hook-call-ctx.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -49,15 +50,6 @@ const configure = runnerNs.get('configure') as (s: string) => string;
 const openEpisode = runnerNs.get('open_episode') as (id: string, sources: string, benchmark: string) => string;
 const callHook = runnerNs.get('call_hook') as (id: string, index: number, ctx: string) => string;
 
-const CTX = {
-  task: { task_type: 'pick_heat_then_place_in_recep', target_type: 'egg', destination_type: 'countertop', goal: 'heat some egg and put it in countertop' },
-  step: 7,
-  action: { raw: 'take egg 1 from fridge 1', normalized: 'take egg 1 from fridge 1', final_action: 'take egg 1 from fridge 1' },
-  observation: 'You pick up the egg 1 from the fridge 1.',
-  world: { location: 'fridge 1', inventory: ['egg 1'], placed_count: 0, opened: ['fridge 1'], visited: ['countertop 1', 'fridge 1', 'microwave 1'] },
-  admissible: Array.from({ length: 30 }, (_, i) => `go to cabinet ${i + 1}`).concat(['examine egg 1', 'heat egg 1 with microwave 1', 'inventory', 'look']),
-  predicates: { action_not_admissible: false, repeated_action: false, text_only_loop: false, remaining_rounds_low: false },
-};
 const ctxJson = JSON.stringify(CTX);
 
 // Timed before configure(): the audit hook it installs would refuse the sys / time imports of the probe.

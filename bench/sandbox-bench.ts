@@ -19,6 +19,7 @@ import type { HookName } from '../src/episode/index.js';
 import { compileHook } from '../src/sandbox/compile-hook.js';
 import { createPythonHookProvider } from '../src/sandbox/python-hook-provider.js';
 import { createSandboxPool, type SandboxPool } from '../src/sandbox/worker-pool.js';
+import { CTX } from './hook-call-ctx.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -70,17 +71,6 @@ function loadCorpus(): CorpusPatch[] {
   walk(root);
   return patches;
 }
-
-// A ctx shaped like the ALFWorld on_post_step context (about 1.7 KB of JSON).
-const CTX = {
-  task: { task_type: 'pick_heat_then_place_in_recep', target_type: 'egg', destination_type: 'countertop', goal: 'heat some egg and put it in countertop' },
-  step: 7,
-  action: { raw: 'take egg 1 from fridge 1', normalized: 'take egg 1 from fridge 1', final_action: 'take egg 1 from fridge 1' },
-  observation: 'You pick up the egg 1 from the fridge 1.',
-  world: { location: 'fridge 1', inventory: ['egg 1'], placed_count: 0, opened: ['fridge 1'], visited: ['countertop 1', 'fridge 1', 'microwave 1'] },
-  admissible: Array.from({ length: 30 }, (_, i) => `go to cabinet ${i + 1}`).concat(['examine egg 1', 'heat egg 1 with microwave 1', 'inventory', 'look']),
-  predicates: { action_not_admissible: false, repeated_action: false, text_only_loop: false, remaining_rounds_low: false },
-};
 
 /** RSS in MiB of a process and all its descendants (a worker may run under an `unshare` wrapper). */
 function treeRssMb(pid: number): number {

@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +11,7 @@ import { formatPassCount } from '../../src/report/format-numbers.js';
 import { formatPairedSummary, formatSeedSpread } from '../../src/statistics/index.js';
 import { PROJECT_ROOT, runCli } from './cli-helpers.js';
 import { pngDistinctColors } from './png-colors.js';
+import { checkPageLinks, chromium, CHROMIUM, HAS_CHROMIUM, pageRow } from './report-page-helpers.js';
 
 /**
  * Both experiments are run offline on tiny slices (simulated targets, the symbolic engineer, the real
@@ -31,30 +31,10 @@ function text(markup: string): string {
   return markup.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
 }
 
-function row(page: string, attr: string, value: string): string {
-  const m = new RegExp(`<tr ${attr}="${value}"[^>]*>(.*?)</tr>`, 's').exec(page);
-  expect(m, `${attr}=${value}`).not.toBeNull();
-  return m![1]!;
-}
-
 function cell(rowHtml: string, name: string): string {
   const m = new RegExp(`<td[^>]*data-cell="${name}"[^>]*>(.*?)</td>`, 's').exec(rowHtml);
   expect(m, name).not.toBeNull();
   return text(m![1]!);
-}
-
-/** Every relative link of a page resolves to a file inside the run directory, and a #fragment to an element of that file. */
-function checkLinks(file: string, runDir = path.dirname(file)): number {
-  const page = readFileSync(file, 'utf8');
-  const links = [...page.matchAll(/href="([^"#][^"]*)"/g)].map((m) => m[1]!);
-  for (const link of links) {
-    const [rel, fragment] = link.split('#') as [string, string?];
-    const target = path.resolve(path.dirname(file), rel);
-    expect(existsSync(target), link).toBe(true);
-    expect(target.startsWith(runDir), link).toBe(true);
-    if (fragment) expect(readFileSync(target, 'utf8'), link).toContain(`id="${fragment}"`);
-  }
-  return links.length;
 }
 
 let heldout: HeldoutArtifact;
@@ -84,7 +64,7 @@ describe('harness-r1 report on an experiment run directory', () => {
     expect(page).toContain('SIMULATED TARGET — every episode');
     expect(page).toContain('SYMBOLIC ENGINEER — the patches');
     for (const s of heldout.seeds) {
-      const r = row(page, 'data-seed', String(s.seed));
+      const r = pageRow(page, 'data-seed', String(s.seed));
       expect(cell(r, 'heldout-baseline')).toBe(formatPassCount(s.heldOut.baselinePass, s.heldOut.tasks));
       expect(cell(r, 'heldout-patched')).toBe(formatPassCount(s.valid ? s.heldOut.patchedPass : s.heldOut.baselinePass, s.heldOut.tasks));
       expect(cell(r, 'rescued')).toBe(String(s.heldOut.rescued));
@@ -100,7 +80,7 @@ describe('harness-r1 report on an experiment run directory', () => {
       // Every task of the seed is listed, linked to its baseline episode.
       for (const t of s.evidenceTaskIds) expect(page).toMatch(new RegExp(`id="seed-${s.seed}-tasks".*?<tr data-task="${t}" data-role="evidence"`, 's'));
     }
-    const pooled = row(page, 'data-seed', 'pooled');
+    const pooled = pageRow(page, 'data-seed', 'pooled');
     expect(cell(pooled, 'heldout-delta')).toBe(formatSeedSpread(heldout.pooled.deltaRate));
     expect(cell(pooled, 'full-delta')).toBe(formatSeedSpread(heldout.fullSplit.deltaRate));
     expect(cell(pooled, 'valid')).toBe(heldout.pooled.valid);
@@ -108,7 +88,7 @@ describe('harness-r1 report on an experiment run directory', () => {
     expect(page).toMatch(/<figure id="chart-heldout"[^>]*><svg/);
     expect(page).toMatch(/<figure id="chart-full-split"[^>]*><svg/);
     expect(page).toContain('href="baseline/report.html#task-');
-    expect(checkLinks(file)).toBeGreaterThan(heldout.seeds.length * 5);
+    expect(checkPageLinks(file)).toBeGreaterThan(heldout.seeds.length * 5);
     expect(page).not.toMatch(/<link|<iframe|https?:\/\/(?!www\.w3\.org)/);
   });
 
@@ -121,7 +101,7 @@ describe('harness-r1 report on an experiment run directory', () => {
     const pct = (x: number) => (x * 100).toFixed(1);
     const signed = (x: number) => `${Number((x * 100).toFixed(1)) >= 0 ? '+' : '−'}${Math.abs(Number((x * 100).toFixed(1))).toFixed(1)}`;
     for (const r of ablation.rows) {
-      const tr = row(page, 'data-arm', r.arm);
+      const tr = pageRow(page, 'data-arm', r.arm);
       const sd = r.success.sd === null ? '' : ` ± ${pct(r.success.sd)}`;
       expect(cell(tr, 'success')).toBe(`${pct(r.success.mean)}${sd}${r.arm === 'full' ? '' : ` (${signed(r.dropVsFull.mean)})`}`);
       expect(cell(tr, 'avg')).toBe(cell(tr, 'success'));
@@ -136,7 +116,7 @@ describe('harness-r1 report on an experiment run directory', () => {
     expect(page).toMatch(/<figure id="chart-ablation"[^>]*><svg/);
     expect(page).toMatch(/<figure id="chart-ablation-drop"[^>]*><svg/);
     expect(page).toContain('href="arms/r2-no_on_before_action/report.html#task-');
-    expect(checkLinks(file)).toBeGreaterThan(ablation.rows.length);
+    expect(checkPageLinks(file)).toBeGreaterThan(ablation.rows.length);
   });
 
   it('--out elsewhere: links stay relative and still resolve', async () => {
@@ -144,22 +124,9 @@ describe('harness-r1 report on an experiment run directory', () => {
     const r = await runCli(['report', heldoutDir, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('href="../heldout/results.json"');
-    expect(checkLinks(out, heldoutDir)).toBeGreaterThan(10);
+    expect(checkPageLinks(out, heldoutDir)).toBeGreaterThan(10);
   }, 120_000);
 });
-
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-
-function chromium(args: string[], profile: string): Promise<string> {
-  const base = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars', `--user-data-dir=${profile}`];
-  return new Promise((resolve, reject) => {
-    execFile(CHROMIUM, [...base, ...args], { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`chromium failed: ${error.message}\n${stderr.slice(-2000)}`));
-      else resolve(stdout);
-    });
-  });
-}
 
 describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'experiment pages in headless chromium' : `experiment pages in headless chromium — SKIPPED: ${CHROMIUM} does not exist`, () => {
   it.each([['heldout', ['chart-heldout', 'chart-full-split']], ['ablation', ['chart-ablation', 'chart-ablation-drop']]] as const)('%s page renders: script ran, SVG charts in the DOM, a screenshot that is not blank', async (kind, charts) => {
