@@ -70,7 +70,7 @@ export const AblationOptionsSchema = z.object({
 export type AblationOptions = z.infer<typeof AblationOptionsSchema>;
 
 /** `--engineer` and `--patch-source` exclude each other; one of them (default: the symbolic engineer). */
-export function engineerOrSource(o: HeldoutOptions): { engineer: string } | { patchSource: string } {
+export function engineerOrSource(o: { engineer?: string | undefined; patchSource?: string | undefined }): { engineer: string } | { patchSource: string } {
   if (o.engineer !== undefined && o.patchSource !== undefined) throw new ConfigError({ message: '--engineer and --patch-source exclude each other: replayed patches need no engineer.', field: 'patchSource' });
   return o.patchSource !== undefined ? { patchSource: o.patchSource } : { engineer: o.engineer ?? 'symbolic' };
 }

@@ -82,6 +82,10 @@ export const RunOptionsSchema = z.object({
   resume: z.boolean().optional(),
   retryInfra: z.boolean().optional(),
   patch: z.string().optional(),
+  /** One patch per batch of the run's tasks, `<dir>/<batch>/<bench>.json` (batches as `improve` cuts them). */
+  patchSource: z.string().optional(),
+  /** Tasks per batch with `--patch-source` (default 10, as `improve`). */
+  batchSize: intOption('batchSize', 1, 100_000).optional(),
   hookTimeoutMs: intOption('hookTimeoutMs', 1, 60_000).optional(),
   /** Worker kills after which a hook is switched off for the rest of an episode (default 2; 0 never). */
   hookKillLimit: intOption('hookKillLimit', 0, 1000).optional(),
@@ -97,7 +101,12 @@ export { DEFAULT_BATCH_SIZE };
 
 export const ImproveOptionsSchema = z.object({
   ...episodeOptions,
-  engineer: z.string().default('symbolic'),
+  /** Default: the symbolic engineer (see `engineerOrSource`). */
+  engineer: z.string().optional(),
+  /** Replay the patches of a folder (`<dir>/<batch>/<bench>.json`) instead of asking an engineer. */
+  patchSource: z.string().optional(),
+  /** Stop each batch after validation: write its patch to `<run>/patches/`, no rerun and no reward. */
+  generateOnly: z.boolean().optional(),
   concurrency: intOption('concurrency', 1, 256).default(4),
   batchSize: intOption('batchSize', 1, 100_000).default(DEFAULT_BATCH_SIZE),
   batches: intOption('batches', 1, 100_000).optional(),

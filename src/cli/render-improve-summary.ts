@@ -40,7 +40,9 @@ export function renderImproveSummary(s: ImproveSummary, health?: ModelTurnHealth
     table.toString(),
     `target:   ${s.target.label}${s.target.simulated ? ' — SIMULATED TARGET, not a real model' : ''}`,
     `engineer: ${s.engineer.label}${s.engineer.symbolic ? ' — built-in symbolic engineer, not an LLM' : ''}`,
-    `total: ${t.baselinePass}/${t.tasks} passed before, ${t.patchedPass}/${t.tasks} after; mean batch reward (${METRIC_LABEL[metric]}) ${rewardText(t.meanScore, metric)} over ${t.batches - t.missingEvaluations} batch(es)`,
+    s.generateOnly
+      ? `generate-only run: ${t.byStatus.generated ?? 0} of ${t.batches} batch(es) generated a valid patch; nothing was rerun and no reward was computed (${t.baselinePass}/${t.tasks} passed in the baseline)`
+      : `total: ${t.baselinePass}/${t.tasks} passed before, ${t.patchedPass}/${t.tasks} after; mean batch reward (${METRIC_LABEL[metric]}) ${rewardText(t.meanScore, metric)} over ${t.batches - t.missingEvaluations - (t.byStatus.generated ?? 0)} batch(es)`,
     `statuses: ${Object.entries(t.byStatus).map(([k, n]) => `${k} ${n}`).join(', ')}`,
   ];
   const rt = t.rerunTurns;

@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { ConfigError } from '../episode/index.js';
 import type { Engineer, EngineerResult } from './engineer.js';
+import { patchSourceFile } from './patch-source-dir.js';
 
 /**
  * An engineer that asks no one: it replays patches written earlier, `<dir>/<batch tag>/<bench>.json` (the
@@ -18,7 +19,7 @@ export function createPatchSourceEngineer(dir: string, bench: string): Engineer 
     label: `patches replayed from ${dir}`,
     kind: 'llm',
     async propose(input): Promise<EngineerResult> {
-      const file = path.join(root, input.batchTag, `${bench}.json`);
+      const file = patchSourceFile(root, input.batchTag, bench);
       if (!existsSync(file)) return { status: 'ok', proposal: { kind: 'patch', patch: null }, notes: [`missing_source_patch_treated_as_no_patch: ${path.join(input.batchTag, `${bench}.json`)} is not in the patch source`] };
       let patch: unknown;
       try {

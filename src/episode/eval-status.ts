@@ -18,7 +18,9 @@ export type EvalStatus =
   /** Infrastructure failures remained after the bounded retries: a missing evaluation, scored 0 and reported. */
   | 'missing_evaluation'
   /** Every baseline episode of the batch ended in an infrastructure failure: nothing was measured, so there is nothing to repair or compare. Not a result. */
-  | 'no_scored_baseline';
+  | 'no_scored_baseline'
+  /** `improve --generate-only`: the patch was validated and written out, but not rerun: no reward, never averaged in. Not a result. */
+  | 'generated';
 
 export const EVAL_STATUSES: readonly EvalStatus[] = [
   'scored',
@@ -30,4 +32,5 @@ export const EVAL_STATUSES: readonly EvalStatus[] = [
   'no_failures',
   'missing_evaluation',
   'no_scored_baseline',
+  'generated',
 ];

@@ -10,6 +10,7 @@ const STATUS_TEXT: Record<EvalStatus, string> = {
   no_failures: 'every baseline task of the batch passed: nothing to repair, the engineer was not asked',
   missing_evaluation: 'the rerun could not be completed for infrastructure reasons: a missing evaluation, not a result',
   no_scored_baseline: 'no baseline episode of the batch was scored (each ended in an infrastructure failure): nothing measured, not a result',
+  generated: 'generate-only run: the patch was validated and written out for a later rerun (--patch-source), not rerun here: no reward, not a result',
 };
 
 /** One sentence saying what a batch status means for its reward. */

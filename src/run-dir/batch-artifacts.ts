@@ -77,6 +77,8 @@ export interface ImproveSummary {
   schemaVersion: typeof IMPROVE_SUMMARY_VERSION;
   bench: string;
   split: string;
+  /** `improve --generate-only`: patches were validated and written to `<run>/patches/`, not rerun; no batch was scored. Absent otherwise. */
+  generateOnly?: true;
   target: { label: string; simulated: boolean };
   engineer: { label: string; symbolic: boolean };
   batches: { tag: string; status: EvalStatus; baselinePass: number; patchedPass: number | null; tasks: number; score: number; rescued: number[]; regressed: number[]; hookEffects: number }[];

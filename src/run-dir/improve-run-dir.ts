@@ -14,6 +14,7 @@
  *     verdict.json, patch.json    the validator's verdict, and the normalized patch when valid
  *     result.json                 the batch's result: status, credited reward, rerun
  * <run>/reruns/<cache key>/       a patched rerun (a run store), shared by identical patches of a batch
+ * <run>/patches/<tag>/<bench>.json `--generate-only`: each valid patch, in the layout `--patch-source` reads
  * <run>/improve.json              the run's identity: every setting that changes its results
  * <run>/summary.json              one row per batch and the totals
  * <run>/report.html               the HTML report
@@ -28,6 +29,7 @@ import type { FailurePacket } from '../engineer/failure-packet.js';
 import type { HarnessPatch, PatchVerdict } from '../patch/index.js';
 import { readJsonArtifact, readTextArtifact, writeArtifact, writeJsonArtifact } from './artifact-file.js';
 import { checkSameIdentity, type ImproveIdentity } from './run-identity.js';
+import { patchSourceFile } from '../engineer/patch-source-dir.js';
 import { PACKET_ARTIFACT_VERSION, type BatchMetadata, type BatchResult, type ImproveSummary, type PacketArtifact } from './batch-artifacts.js';
 
 /** Names of the run directory's parts. */
@@ -35,6 +37,7 @@ export const IMPROVE_LAYOUT = {
   baseline: 'baseline',
   batches: 'batches',
   reruns: 'reruns',
+  patches: 'patches',
   identity: 'improve.json',
   summary: 'summary.json',
   report: 'report.html',
@@ -139,6 +142,16 @@ export class ImproveRunDir {
 
   rerunDir(cacheKey: string): string {
     return path.join(this.root, IMPROVE_LAYOUT.reruns, cacheKey);
+  }
+
+  /** Where `--generate-only` writes its patches: a folder `--patch-source` reads. */
+  get patchesDir(): string {
+    return path.join(this.root, IMPROVE_LAYOUT.patches);
+  }
+
+  /** A generate-only run's patch of one batch, `<run>/patches/<tag>/<bench>.json`. */
+  writeGeneratedPatch(tag: string, bench: string, patch: HarnessPatch): void {
+    writeJsonArtifact(patchSourceFile(this.patchesDir, tag, bench), patch);
   }
 
   /** The batch tags that have a folder, in name order. */

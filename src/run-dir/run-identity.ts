@@ -2,7 +2,8 @@
  * What an improve run is (`<run>/improve.json`): every setting that changes its results: benchmark,
  * split or task file, tasks and their batching, target, engineer (its SPEC carries its sampling), metric,
  * pass threshold, protocol and round cap, the revision pass, the baseline target strategy (absent for the
- * plain target, so runs made before strategies existed resume unchanged) and the benchmark's own options. An improve
+ * plain target, so runs made before strategies existed resume unchanged), generate-only and a patch source
+ * (each absent when not used) and the benchmark's own options. An improve
  * run directory is only ever continued with the same identity, so a resumed run never mixes batches of two
  * configurations; `improve` refuses another one with the differences.
  */
@@ -19,6 +20,7 @@ export interface ImproveIdentity {
   /** `--batches N` (only the first N batches), or null for all. */
   batches: number | null;
   target: string;
+  /** The engineer SPEC, or {@link PATCH_SOURCE_ENGINEER} when patches are replayed from `patchSource`. */
   engineer: string;
   metric: string;
   threshold: number;
@@ -32,7 +34,16 @@ export interface ImproveIdentity {
   strategy?: string;
   /** The wall-clock limit of one hook call in reruns (`--hook-timeout-ms`); absent: the default. */
   hookTimeoutMs?: number;
+  /** `--generate-only`: patches are generated and written out, never rerun or scored; absent otherwise. */
+  generateOnly?: true;
+  /** `--patch-source DIR`: the folder, resolved; absent when an engineer is asked. */
+  patchSource?: string;
+  /** sha256 over the patch files of the run's batches in `patchSource` (a changed, added or removed file changes it). */
+  patchSourceDigest?: string;
 }
+
+/** What `engineer` says in the identity of a run whose patches are replayed from a patch source. */
+export const PATCH_SOURCE_ENGINEER = '(patch source)';
 
 /**
  * What a strategy and a hook time limit add to improve's identity and its rerun context: each only when

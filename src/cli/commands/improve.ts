@@ -23,10 +23,13 @@ import { chooseReplay, REPLAY_HELP } from '../../app/replay-choice.js';
 import { DEFAULT_BATCH_SIZE, ImproveOptionsSchema, parseWith, splitOptions, type ImproveOptions } from '../../app/options.js';
 import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptions, roundsHelp, splitHelp, type CliContext } from '../cli-context.js';
 import { resolveEngineer } from '../../app/resolve-engineer.js';
+import { engineerOrSource } from '../../app/experiment-options.js';
+import { checkPatchSource, type PatchSourceCheck } from '../../engineer/patch-source-dir.js';
+import { createPatchSourceEngineer } from '../../engineer/patch-source-engineer.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
-import { IMPROVE_IDENTITY_VERSION, strategyAndTimeout } from '../../run-dir/run-identity.js';
+import { IMPROVE_IDENTITY_VERSION, PATCH_SOURCE_ENGINEER, strategyAndTimeout } from '../../run-dir/run-identity.js';
 import { lockRunDir } from '../../store/dir-lock.js';
 import { STRATEGY_NAMES } from '../../runtime/strategies/index.js';
 import { strategyReport } from '../improve-strategy.js';
@@ -39,7 +42,8 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const o = parseWith(ImproveOptionsSchema, own);
   const definition = await benchmarkOf(ctx, o.bench);
   const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
-  if (o.revise && o.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
+  const source = engineerOrSource(o);
+  checkImproveModes(o, source);
   const metric: RewardMetric = o.metric ?? definition.evaluation.defaultMetric;
   const dataDir = dataDirFor(definition, o.dataDir);
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
@@ -48,7 +52,7 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const { dir: runDir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: o.banner ? 'demo' : 'improve' });
   if (o.new && runDir !== path.resolve(base)) process.stderr.write(`${path.resolve(base)} is taken: recording into the new run directory ${runDir}\n`);
   try {
-    return await improveLocked(ctx, o, { definition, benchOptions, metric, dataDir, split, taskFile, runDir }, out);
+    return await improveLocked(ctx, o, { definition, benchOptions, metric, dataDir, split, taskFile, runDir, source }, out);
   } finally {
     lock.release();
   }
@@ -62,10 +66,20 @@ interface ImprovePlan {
   split: string;
   taskFile: string | undefined;
   runDir: string;
+  /** The engineer SPEC, or the folder whose patches are replayed. */
+  source: { engineer: string } | { patchSource: string };
+}
+
+/** The combinations of `--generate-only`, `--patch-source` and `--revise` that cannot work, as usage errors. */
+function checkImproveModes(o: ImproveOptions, source: ImprovePlan['source']): void {
+  if (o.generateOnly && 'patchSource' in source) throw new ConfigError({ message: '--generate-only and --patch-source exclude each other: --generate-only asks the engineer for patches, --patch-source replays patches made before.', field: 'generateOnly' });
+  if (o.revise && o.generateOnly) throw new ConfigError({ message: '--revise and --generate-only exclude each other: a revision pass needs the rerun of the first patch, which --generate-only skips.', field: 'revise' });
+  if (o.revise && 'patchSource' in source) throw new ConfigError({ message: '--revise needs an LLM engineer; replayed patches (--patch-source) have no revision pass.', field: 'revise' });
+  if (o.revise && 'engineer' in source && source.engineer === 'symbolic') throw new ConfigError({ message: '--revise needs an LLM engineer; the symbolic engineer has no revision pass.', field: 'revise' });
 }
 
 async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan, out: NodeJS.WriteStream): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
-  const { definition, benchOptions, metric, dataDir, split, taskFile, runDir } = plan;
+  const { definition, benchOptions, metric, dataDir, split, taskFile, runDir, source } = plan;
   const protocol = chooseProtocol(ctx.registry, definition, o.protocol);
   const choice = { definition, dataDir, split, protocol, options: benchOptions, concurrency: o.concurrency, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
   const opened = await openBenchmark(choice);
@@ -73,12 +87,17 @@ async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePl
   for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${Math.min(DEFAULT_BATCH_SIZE, baselineEnvironment.size)}`, baselineEnvironment.size);
   const batches = makeBatches(taskIndices, o.batchSize, o.batches);
+  let patchSource: PatchSourceCheck | undefined;
   try {
+    // The patch folder is checked against the batches before anything is played or written.
+    patchSource = 'patchSource' in source ? checkPatchSource(source.patchSource, definition.name, batches.map((b) => b.tag)) : undefined;
     new ImproveRunDir(runDir).claimIdentity({
       schemaVersion: IMPROVE_IDENTITY_VERSION, bench: definition.name, split, taskIndices, batchSize: o.batchSize, batches: o.batches ?? null,
-      target: o.target, engineer: o.engineer, metric, threshold: 1, protocol, revise: o.revise === true, options: backendOptions,
+      target: o.target, engineer: 'engineer' in source ? source.engineer : PATCH_SOURCE_ENGINEER, metric, threshold: 1, protocol, revise: o.revise === true, options: backendOptions,
       ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}),
       ...strategyAndTimeout(o),
+      ...(o.generateOnly ? { generateOnly: true } : {}),
+      ...(patchSource ? { patchSource: patchSource.dir, patchSourceDigest: patchSource.digest } : {}),
     });
   } catch (error) {
     await baselineEnvironment.close();
@@ -88,7 +107,8 @@ async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePl
   let engineer: Awaited<ReturnType<typeof resolveEngineer>> | undefined;
   try {
     target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
-    engineer = await resolveEngineer(o.engineer, { dataDir });
+    engineer = 'engineer' in source ? await resolveEngineer(source.engineer, { dataDir }) : { engineer: createPatchSourceEngineer(source.patchSource, definition.name), close: async () => {} };
+    if (patchSource && patchSource.missing.length > 0) process.stderr.write(`patch source: no ${definition.name}.json for ${patchSource.missing.join(', ')} in ${patchSource.dir}: ${patchSource.missing.length === 1 ? 'that batch gets' : 'those batches get'} no patch\n`);
     // Both servers answer before any episode is played, or the command stops with the diagnosis.
     for (const warning of await preflightTarget(target.model)) process.stderr.write(`warning: ${warning}\n`);
     await preflightEngineer(engineer.model);
@@ -98,7 +118,7 @@ async function improveLocked(ctx: CliContext, o: ImproveOptions, plan: ImprovePl
     await baselineEnvironment.close();
     throw error;
   }
-  return playImprove(ctx, o, plan, { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer }, out);
+  return playImprove(ctx, o, plan, { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer, ...(patchSource ? { patchSource } : {}) }, out);
 }
 
 interface ImproveParts {
@@ -109,11 +129,12 @@ interface ImproveParts {
   batches: ReturnType<typeof makeBatches>;
   target: Awaited<ReturnType<typeof resolveTarget>>;
   engineer: Awaited<ReturnType<typeof resolveEngineer>>;
+  patchSource?: PatchSourceCheck;
 }
 
 async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan, parts: ImproveParts, out: NodeJS.WriteStream): Promise<{ code: number; summary: ImproveSummary; runDir: string; report: string }> {
   const { definition, metric, split, runDir } = plan;
-  const { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer } = parts;
+  const { opened, choice, baselineEnvironment, backendOptions, batches, target, engineer, patchSource } = parts;
   const pool = createSandboxPool({ size: Math.min(2, o.concurrency), ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}) });
   const controller = new AbortController();
   const offInterrupt = onInterrupt(controller);
@@ -146,6 +167,7 @@ async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan
         maxInfraRetries: 2,
         signal: controller.signal,
         ...(o.revise ? { revise: true } : {}),
+        ...(o.generateOnly ? { generateOnly: true } : {}),
         ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}),
         ...(o.strategy ? { strategy: o.strategy } : {}),
         replay: chooseReplay(o.target, o.replay).mode,
@@ -159,10 +181,14 @@ async function playImprove(ctx: CliContext, o: ImproveOptions, plan: ImprovePlan
     const modelTurns = modelTurnHealthOf(written.artifacts);
     const unshipped = opened.data?.unshipped;
     const strategy = o.strategy ? strategyReport(o.strategy, runDir, baseline, summary) : undefined;
-    if (o.json) out.write(`${JSON.stringify({ runDir, report, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(strategy ? { strategy: strategy.json } : {}), ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
+    const run = new ImproveRunDir(runDir);
+    const modes = { ...(o.generateOnly ? { generateOnly: true, patches: run.patchesDir } : {}), ...(patchSource ? { patchSource: { dir: patchSource.dir, digest: patchSource.digest, missing: patchSource.missing } } : {}) };
+    if (o.json) out.write(`${JSON.stringify({ runDir, report, ...modes, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(strategy ? { strategy: strategy.json } : {}), ...(opened.data ? { data: opened.data } : {}), summary, modelTurns }, null, 2)}\n`);
     else {
       out.write(`${renderImproveSummary(summary, modelTurns, metric)}\n`);
       for (const line of batchReasons(runDir, summary)) out.write(`${line}\n`);
+      if (o.generateOnly) out.write(`generate-only: patches written to ${run.patchesDir}; score them with: harness-r1 improve --patch-source ${run.patchesDir} (same --bench, --tasks and --batch-size, another --run-dir)\n`);
+      if (patchSource) out.write(`patches replayed from ${patchSource.dir} (${patchSource.found.length} of ${batches.length} batch(es) have one)\n`);
       if (o.disableHooks) out.write(`disabled lifecycle positions in every rerun (hooks there are not called): ${o.disableHooks.join(', ')}\n`);
       for (const line of strategy?.lines ?? []) out.write(`${line}\n`);
       if (unshipped) out.write(`not played: ${unshipped.count} of the ${unshipped.listed} games of ${split} are not shipped with the data (listed in baseline/run.json)\n`);
@@ -196,6 +222,8 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--batches <n>', 'only the first N batches')
     .option('--target <spec>', `frozen target (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N], scripted:<file>`)
     .option('--engineer <spec>', 'engineer: symbolic (built-in, offline; the default), openai:<base-url>#<model>, scripted:<file>')
+    .option('--patch-source <dir>', 'replay patches instead of asking an engineer: <dir>/<batch tag>/<bench>.json, e.g. the <run>/patches of a --generate-only run (a missing file is no patch for that batch)')
+    .option('--generate-only', 'per batch: baseline, packet, engineer and validation only; valid patches are written to <run-dir>/patches/<batch tag>/<bench>.json, never rerun or scored (status generated)')
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed with the same settings, refused with others (default runs/improve-<bench>-<split>-<time>)')
     .option('--new', 'start a new run even when --run-dir holds one: records into the first free <dir>-2, <dir>-3, …')
@@ -216,6 +244,14 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
       `
 Every stage leaves a file under <run-dir> (baseline/, batches/<tag>/{metadata,engineer,prompt,verdict,patch,result}.json,
 reruns/<key>/, summary.json); run the same command with the same --run-dir to resume after a crash.
+--generate-only and --patch-source split generation from the rerun (the original's GENERATE_ONLY and
+PATCH_SOURCE_ROOT): both are part of the run's identity, so a generate-only run directory is only ever
+resumed as one (improve without the flag on it is refused with the difference); score its patches in a new
+run directory, e.g. on another target:
+  harness-r1 improve --bench dbbench --tasks 0:20 --target sim:dbbench --generate-only --run-dir runs/gen
+  harness-r1 improve --bench dbbench --tasks 0:20 --target sim:dbbench?seed=3 --patch-source runs/gen/patches
+The patch folder is checked first: no patch for any batch is a usage error; its files' digest is recorded,
+so a patch file changed between two plays of the same run directory is refused.
 A patch scores its delta only when it is valid, its rerun completed and at least one hook effect fired;
 invalid, inert and no-patch batches score 0; reruns that infrastructure failures kept from completing are
 reported as missing evaluations, never as results.

@@ -33,6 +33,7 @@ const ROWS: Row[] = [
   { name: 'the patch is a runtime no-op', evidence: { ...common, proposal: 'proposed', verdict: { kind: 'invalid', rejection: runtimeNoop } }, status: 'runtime_noop_patch_treated_as_no_patch', validPatch: false, score: 0, rawDelta: null },
   { name: 'a rerun episode still failed for infrastructure reasons', evidence: { ...common, proposal: 'proposed', verdict: valid, rerun: rerun({ rewards: new Map([[0, 1], [1, 1], [2, 1]]), infraFailures: 1 }) }, status: 'missing_evaluation', validPatch: true, score: 0, rawDelta: 0.25 },
   { name: 'no hook effect was applied although the rerun differs', evidence: { ...common, proposal: 'proposed', verdict: valid, rerun: rerun({ appliedEffects: 0 }) }, status: 'inert', validPatch: true, score: 0, rawDelta: 0.5 },
+  { name: 'a valid patch in a generate-only run (not rerun)', evidence: { ...common, proposal: 'proposed', verdict: valid, generateOnly: true }, status: 'generated', validPatch: true, score: 0, rawDelta: null },
   { name: 'a complete rerun with applied effects', evidence: { ...common, proposal: 'proposed', verdict: valid, rerun: rerun() }, status: 'scored', validPatch: true, score: 0.5, rawDelta: 0.5 },
 ];
 
@@ -96,6 +97,13 @@ describe('decideReward: the decisions that turn a delta into a reward', () => {
     expect(rejected).toMatchObject({ status: 'invalid_patch_treated_as_no_patch', validPatch: false, score: 0 });
     // A rerun that was measured stays visible even when an earlier stage decided.
     expect(rejected?.raw?.deltaPassRate).toBe(0.5);
+  });
+
+  it('generate-only changes only what a valid patch ends as: earlier stages still decide', () => {
+    expect(decideReward({ ...common, baseline: new Map([[0, 1]]), generateOnly: true })?.status).toBe('no_failures');
+    expect(decideReward({ ...common, proposal: 'no_patch', generateOnly: true })?.status).toBe('no_patch_proposed');
+    expect(decideReward({ ...common, proposal: 'proposed', verdict: { kind: 'invalid', rejection: invalid }, generateOnly: true })?.status).toBe('invalid_patch_treated_as_no_patch');
+    expect(decideReward({ ...common, proposal: 'proposed', generateOnly: true })).toBeUndefined();
   });
 
   it('is undecided until a stage ends the batch', () => {

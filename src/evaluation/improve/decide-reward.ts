@@ -27,6 +27,8 @@ export interface RewardEvidence {
   /** The validation verdict of the proposal (a `PatchVerdict` fits). */
   verdict?: { kind: 'valid' } | { kind: 'invalid'; rejection: PatchRejection };
   rerun?: RerunEvidence;
+  /** `improve --generate-only`: a valid patch is not rerun, so it ends as `generated` (no reward, not a result). */
+  generateOnly?: boolean;
 }
 
 /** The status of a batch and the reward credited to its patch. */
@@ -43,6 +45,7 @@ export interface RewardDecision {
 export type TerminalEvidence =
   | { proposal: 'request_failed' | 'no_patch' }
   | { verdict: { kind: 'invalid'; rejection: PatchRejection } }
+  | { verdict: { kind: 'valid' }; generateOnly: true }
   | { rerun: RerunEvidence };
 
 /**
@@ -52,6 +55,7 @@ export type TerminalEvidence =
  *   nothing was measured, so the batch is neither "solved" nor repairable;
  * - no baseline task below the threshold → `no_failures` (nothing to repair);
  * - engineer request failed / no patch proposed / patch rejected (invalid or runtime no-op) → that status;
+ * - a valid patch in a generate-only run → `generated`: written out, never rerun, so neither scored nor a result;
  * - a rerun with infrastructure failures left, or with fewer usable tasks than the baseline →
  *   `missing_evaluation`: not a result, so nothing is credited, whatever the measured delta;
  * - a complete rerun where no hook effect was applied → `inert`: any delta is noise, 0 is credited;
@@ -70,6 +74,7 @@ export function decideReward(evidence: RewardEvidence): RewardDecision | undefin
   if (evidence.proposal === 'request_failed') return noScore('engineer_request_failed_treated_as_no_patch');
   if (evidence.proposal === 'no_patch') return noScore('no_patch_proposed');
   if (evidence.verdict?.kind === 'invalid') return noScore(noPatchStatus(evidence.verdict.rejection));
+  if (evidence.generateOnly && evidence.verdict?.kind === 'valid') return { status: 'generated', validPatch: true, score: 0, raw: null };
   if (!measured) return undefined;
   const { raw } = measured;
   if (measured.infraFailures > 0 || measured.rewards.size < baseline.size) return { status: 'missing_evaluation', validPatch: true, score: 0, raw };

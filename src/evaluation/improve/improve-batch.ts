@@ -1,10 +1,12 @@
+import path from 'node:path';
+
 import type { EpisodeRecord, Outcome, RecordedTurn } from '../../episode/index.js';
 import { isInfraOutcome } from '../../episode/index.js';
 import type { Engineer } from '../../engineer/engineer.js';
 import { buildFailurePacket } from '../../engineer/failure-packet.js';
 import type { Batch } from './batches.js';
 import { BATCH_RESULT_VERSION, type BatchResult } from '../../run-dir/batch-artifacts.js';
-import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
+import { IMPROVE_LAYOUT, ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { decideReward, type RewardDecision, type RewardEvidence } from './decide-reward.js';
 import { throwIfInterrupted } from '../interrupted.js';
 import { judgeProposal, type RewardPathContext } from './judge-proposal.js';
@@ -79,6 +81,11 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   }
   const judged = await judgeProposal(ctx, { tag: batch.tag, episodes, evidence, ...(baselineTurns ? { baselineTurns } : {}) }, proposal, { onVerdict: (v) => dir.writeVerdict(v), onPatch: (p) => dir.writePatch(p) });
   const { decision } = judged;
+  if (decision.status === 'generated' && judged.patch) {
+    // Written before result.json: a run killed in between validates again and rewrites it on resume.
+    run.writeGeneratedPatch(batch.tag, ctx.benchmark.name, judged.patch);
+    return noScore(decision, { notes: [...judged.notes, `generate-only: patch written to ${path.join(IMPROVE_LAYOUT.patches, batch.tag, `${ctx.benchmark.name}.json`)}, not rerun`] });
+  }
   if (!judged.rerun || !decision.raw) {
     return noScore(decision, { ...(judged.rejection === null ? {} : { rejection: judged.rejection }), notes: judged.notes });
   }

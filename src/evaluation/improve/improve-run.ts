@@ -47,7 +47,7 @@ export async function improveRun(options: ImproveRunOptions): Promise<{ results:
     const revised = ctx.revise && ctx.engineer.revise && (first.status === 'scored' || first.status === 'inert') ? ctx.engineer.revise(previousAttempt(ctx, first)) : undefined;
     if (revised) results.push(await improveBatch({ ...ctx, engineer: revised }, { tag: `${batch.tag}-revision`, taskIndices: batch.taskIndices }, byIndex, baselineTurns));
   }
-  const summary = summarizeImprove({ bench: ctx.benchmark.name, split: ctx.split, target: ctx.target, engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' } }, results);
+  const summary = summarizeImprove({ bench: ctx.benchmark.name, split: ctx.split, target: ctx.target, engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.kind === 'symbolic' }, ...(ctx.generateOnly ? { generateOnly: true } : {}) }, results);
   run.writeSummary(summary);
   return { results, summary, baseline };
 }

@@ -61,6 +61,11 @@ export interface RewardPathContext {
    * same either way: it is not part of `rerunContext` (a rerun played with it is the same rerun). Default `off`.
    */
   replay?: ReplayMode;
+  /**
+   * `improve --generate-only`: a valid patch is kept (`onPatch`) but not rerun; it ends as `generated`.
+   * Nothing is measured, so it changes no cache key.
+   */
+  generateOnly?: boolean;
   onProgress?: (event: RewardPathEvent) => void;
   /** Stops the rerun: episodes in flight finish and are stored, then {@link Interrupted} is thrown before anything is decided. */
   signal?: AbortSignal;
@@ -121,6 +126,7 @@ export async function judgeProposal(ctx: RewardPathContext, batch: JudgedBatch, 
   }
   const patch = verdict.patch;
   sinks.onPatch?.(patch);
+  if (ctx.generateOnly) return { ...none, verdict, patch, decision: decideReward({ ...evidence, proposal: 'proposed', verdict, generateOnly: true }), notes: engineerNotes };
 
   ctx.onProgress?.({ kind: 'stage', batchTag: batch.tag, stage: 'rerun' });
   const tasks = [...evidence.baseline.keys()];

@@ -9,20 +9,24 @@ export interface SummaryContext {
   split: string;
   target: { label: string; simulated: boolean };
   engineer: { label: string; symbolic: boolean };
+  /** `improve --generate-only`: patches were generated, not rerun. */
+  generateOnly?: boolean;
 }
 
 /**
  * The run's `summary.json`: one row per batch and the totals. `missing_evaluation` (and `no_scored_baseline`) batches are results that
- * do not exist: they are counted apart and left out of `meanScore`, never averaged in as 0.
+ * do not exist: they are counted apart and left out of `meanScore`, never averaged in as 0. So are the
+ * `generated` batches of a generate-only run (marked `generateOnly`): their patches were never rerun.
  */
 export function summarizeImprove(ctx: SummaryContext, results: readonly BatchResult[]): ImproveSummary {
   const byStatus: Partial<Record<EvalStatus, number>> = {};
   for (const r of results) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-  const evaluated = results.filter((r) => !isMissing(r.status));
+  const evaluated = results.filter((r) => !isMissing(r.status) && r.status !== 'generated');
   return {
     schemaVersion: IMPROVE_SUMMARY_VERSION,
     bench: ctx.bench,
     split: ctx.split,
+    ...(ctx.generateOnly ? { generateOnly: true as const } : {}),
     target: { label: ctx.target.label, simulated: ctx.target.simulated },
     engineer: { label: ctx.engineer.label, symbolic: ctx.engineer.symbolic },
     batches: results.map((r) => ({
