@@ -17,6 +17,7 @@ const STACK = /^\s+at /m;
 const gen = path.join(root, 'gen');
 const patches = path.join(gen, 'patches');
 const replayed = path.join(root, 'replayed');
+const played = path.join(root, 'played');
 
 interface Summary {
   generateOnly?: boolean;
@@ -82,6 +83,34 @@ describe('improve --generate-only, then improve --patch-source (real CLI process
     expect(JSON.parse(readFileSync(path.join(replayed, 'improve.json'), 'utf8'))).toMatchObject({ engineer: '(patch source)', patchSource: patches, patchSourceDigest: out.patchSource!.digest });
   }, 600_000);
 
+  it('run --patch-source plays each batch of the tasks with its patch: the records of improve\'s reruns', async () => {
+    const r = await runCli(['run', '--bench', 'dbbench', '--tasks', '0:6', '--batch-size', '2', '--target', 'sim:dbbench?seed=2', '--concurrency', '2', '--patch-source', patches, '--run-dir', played, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { patch: unknown; patchSource: { dir: string; batchSize: number; batches: { tag: string; tasks: number[]; patch: { file: string } | null }[] }; tasks: { index: number; reward: number; outcome: string }[] };
+    expect(out.patch).toBeNull();
+    expect(out.patchSource).toMatchObject({ dir: patches, batchSize: 2 });
+    expect(out.patchSource.batches.map((b) => [b.tag, b.tasks, b.patch?.file ?? null])).toEqual(
+      [[0, 1], [2, 3], [4, 5]].map((tasks, i) => {
+        const tag = `batch_00${i}`;
+        return [tag, tasks, generated.includes(tag) ? path.join(patches, tag, 'dbbench.json') : null];
+      }),
+    );
+    // A patched batch's episodes are those of improve's rerun of the same patch; the others, the baseline's.
+    const episodes = (dir: string) => readFileSync(path.join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { task: { index: number }; reward: number; outcome: string });
+    const plain = path.join(root, 'plain');
+    const reruns = readdirSync(path.join(plain, 'reruns')).flatMap((k) => episodes(path.join(plain, 'reruns', k)));
+    const expected = new Map([...episodes(path.join(plain, 'baseline')), ...reruns].map((e) => [e.task.index, [e.outcome, e.reward]]));
+    for (const t of out.tasks) expect([t.outcome, t.reward], `task ${t.index}`).toEqual(expected.get(t.index));
+    expect(reruns.length).toBeGreaterThan(0);
+
+    const both = await runCli(['run', '--bench', 'dbbench', '--tasks', '0:2', '--target', 'sim:dbbench', '--patch-source', patches, '--patch', path.join(patches, generated[0]!, 'dbbench.json')]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--patch and --patch-source exclude each other');
+    const size = await runCli(['run', '--bench', 'dbbench', '--tasks', '0:2', '--target', 'sim:dbbench', '--batch-size', '2']);
+    expect(size.code).toBe(2);
+    expect(size.stderr).toContain('--batch-size cuts the tasks into the batches of --patch-source');
+  }, 600_000);
+
   it('refuses a patch file changed between two plays of the same run directory', async () => {
     const before = readFileSync(path.join(replayed, 'summary.json'), 'utf8');
     const file = path.join(patches, generated[0]!, 'dbbench.json');
@@ -92,6 +121,11 @@ describe('improve --generate-only, then improve --patch-source (real CLI process
     expect(r.stderr).toMatch(/patchSourceDigest: "[0-9a-f]{64}" → "[0-9a-f]{64}"/);
     expect(r.stderr).not.toMatch(STACK);
     expect(readFileSync(path.join(replayed, 'summary.json'), 'utf8')).toBe(before);
+    const records = readFileSync(path.join(played, 'episodes.jsonl'), 'utf8');
+    const resumed = await runCli(['run', '--bench', 'dbbench', '--tasks', '0:6', '--batch-size', '2', '--target', 'sim:dbbench?seed=2', '--patch-source', patches, '--run-dir', played, '--resume']);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/Cannot resume .* different settings .*patchSource/);
+    expect(readFileSync(path.join(played, 'episodes.jsonl'), 'utf8')).toBe(records);
   }, 300_000);
 
   it('usage errors before any work: --engineer with --patch-source, and a folder with no patch for the run', async () => {

@@ -12,6 +12,9 @@ import { NO_HOOKS } from '../../hooks/native-hooks.js';
 import { withDisabledHooks } from '../../hooks/disabled-hooks.js';
 import { createSandboxPool, type SandboxPool } from '../../sandbox/index.js';
 import { loadRunPatch, type RunPatch } from '../../app/load-run-patch.js';
+import { describePatchSource, loadPatchSource, patchSourceIdentity, playPatchSource, type PatchSourcePlan } from '../../app/run-patch-source.js';
+import { DEFAULT_BATCH_SIZE } from '../../evaluation/improve/batches.js';
+import type { BatchProgress } from '../../evaluation/run-batch.js';
 import { RUN_MANIFEST_VERSION, type RunManifest } from '../../store/run-manifest.js';
 import { RunStore } from '../../store/run-store.js';
 import { lockRunDir } from '../../store/dir-lock.js';
@@ -22,7 +25,7 @@ import { preflightTarget } from '../../app/preflight.js';
 import { parseTaskRange } from '../parse-task-range.js';
 import { createProgressReporter } from '../progress.js';
 import { renderRunSummary, SHORT_TASK_TABLE_ROWS } from '../render-summary.js';
-import { benchmarkOptions, chooseProtocol, chooseSplit, dataDirFor, openBenchmark } from '../../app/open-environment.js';
+import { benchmarkOptions, chooseProtocol, chooseSplit, dataDirFor, openBenchmark, type BenchmarkChoice } from '../../app/open-environment.js';
 import { MODEL_TURN_WARN_SHARE, summarizeModelTurns } from '../../evaluation/model-turn-health.js';
 import { describeResponseLimits } from '../../models/response-limits.js';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
@@ -41,6 +44,8 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   const benchOptions = benchmarkOptions(ctx.registry, definition, benchReceived);
   if (o.resume && !o.runDir) throw new ConfigError({ message: '--resume needs --run-dir DIR (the run to continue).', field: 'resume' });
   if (o.resume && o.new) throw new ConfigError({ message: '--resume continues a run and --new starts one: give one of them.', field: 'new' });
+  if (o.patch !== undefined && o.patchSource !== undefined) throw new ConfigError({ message: '--patch and --patch-source exclude each other: --patch installs one patch in every episode, --patch-source one patch per batch.', field: 'patchSource' });
+  if (o.batchSize !== undefined && o.patchSource === undefined) throw new ConfigError({ message: '--batch-size cuts the tasks into the batches of --patch-source; give --patch-source DIR, or leave --batch-size out.', field: 'batchSize' });
   const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
   // The run directory is locked (and so known to be writable) before anything is opened or played.
@@ -68,12 +73,14 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
   const dataDir = dataDirFor(definition, o.dataDir);
   let pool: SandboxPool | undefined;
   let patch: RunPatch | undefined;
-  if (o.patch !== undefined) {
+  if (o.patch !== undefined || o.patchSource !== undefined) {
     pool = await createSandboxPool({
       size: Math.min(o.concurrency, 4),
       ...(o.hookTimeoutMs !== undefined ? { hookTimeoutMs: o.hookTimeoutMs } : {}),
       ...(o.hookKillLimit !== undefined ? { hookKillLimit: o.hookKillLimit } : {}),
     });
+  }
+  if (o.patch !== undefined && pool) {
     try {
       patch = await loadRunPatch(o.patch, definition, ctx.registry.patchRules(), pool);
     } catch (error) {
@@ -83,8 +90,9 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
     for (const note of patch.notes) process.stderr.write(`patch note: ${note}\n`);
   }
   let opened;
+  let choice: BenchmarkChoice;
   try {
-    const choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, concurrency: o.concurrency, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
+    choice = { definition, dataDir, split, protocol: chooseProtocol(ctx.registry, definition, o.protocol), options: benchOptions, concurrency: o.concurrency, ...(o.maxRounds !== undefined ? { maxRounds: o.maxRounds } : {}) };
     opened = await openBenchmark(choice, patch?.patch);
   } catch (error) {
     await pool?.close();
@@ -94,7 +102,11 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
   for (const notice of opened.notices ?? []) process.stderr.write(`${notice}\n`);
   const taskIndices = parseTaskRange(o.tasks ?? `0:${environment.size}`, environment.size);
   let target;
+  let source: PatchSourcePlan | undefined;
   try {
+    // Every batch's patch is checked and validated before any episode is played.
+    if (o.patchSource !== undefined && pool) source = await loadPatchSource(o.patchSource, definition, taskIndices, o.batchSize ?? DEFAULT_BATCH_SIZE, ctx.registry.patchRules(), pool);
+    for (const b of source?.batches ?? []) for (const note of b.patch?.notes ?? []) process.stderr.write(`patch note (${b.tag}): ${note}\n`);
     target = await resolveTarget(o.target, { dataDir, registry: ctx.registry, bench: definition.name, ...(taskFile !== undefined ? { taskFile } : {}) });
     for (const warning of await preflightTarget(target.model)) process.stderr.write(`warning: ${warning}\n`);
   } catch (error) {
@@ -115,7 +127,7 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
     patch: patch?.manifest ?? null,
     // Run settings that change records belong to the identity too (null: this version's default); disabled
     // positions change what the run means, so a resume must agree on them as well.
-    options: { ...envOptions, maxRecordBytes: storeOptions.maxRecordBytes, ...(patch ? { hookTimeoutMs: o.hookTimeoutMs ?? null, hookKillLimit: o.hookKillLimit ?? null } : {}), ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(o.strategy ? { strategy: o.strategy } : {}) },
+    options: { ...envOptions, maxRecordBytes: storeOptions.maxRecordBytes, ...(source ? { patchSource: patchSourceIdentity(source) } : {}), ...(patch || source ? { hookTimeoutMs: o.hookTimeoutMs ?? null, hookKillLimit: o.hookKillLimit ?? null } : {}), ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(o.strategy ? { strategy: o.strategy } : {}) },
     ...(opened.data ? { data: opened.data } : {}),
   };
   const controller = new AbortController();
@@ -126,18 +138,18 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
     if (store.repairedBytes > 0) process.stderr.write(`Repaired ${dir}: dropped ${store.repairedBytes} bytes of a torn last record.\n`);
     if (!o.json && o.banner) out.write(`${o.banner}\n`);
     const progress = createProgressReporter(`${definition.name}/${environment.split}`);
-    const result = await runBatch({
-      environment,
+    const play = {
       model: target.model,
-      hooks: withDisabledHooks(patch?.hooks ?? NO_HOOKS, o.disableHooks ?? []),
-      taskIndices,
       store,
       concurrency: o.concurrency,
-      onProgress: (p) => progress.update(p),
+      onProgress: (p: BatchProgress) => progress.update(p),
       signal: controller.signal,
       ...(o.retryInfra ? { retryInfra: true } : {}),
       ...(o.strategy ? { strategy: o.strategy } : {}),
-    });
+    };
+    const result = source
+      ? await playPatchSource(source, { ...play, choice, environment, disabledHooks: o.disableHooks ?? [] })
+      : await runBatch({ ...play, environment, hooks: withDisabledHooks(patch?.hooks ?? NO_HOOKS, o.disableHooks ?? []), taskIndices });
     progress.stop();
     const records = result.records.filter((r) => taskIndices.includes(r.task.index));
     const summary = summarizeRun(records);
@@ -145,10 +157,12 @@ async function playRun(ctx: CliContext, o: RunOptions, plan: RunPlan, out: NodeJ
     const reflection = o.strategy === 'reflection' ? successAt2(records) : undefined;
     const sandbox = pool ? describeSandbox(pool) : undefined;
     if (o.json) {
-      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(o.strategy ? { strategy: o.strategy } : {}), sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, ...(reflection ? { successAt2: reflection } : {}), modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
+      out.write(`${JSON.stringify({ runDir: dir, target: manifest.target, patch: manifest.patch, ...(source ? { patchSource: { ...patchSourceIdentity(source), batches: describePatchSource(source) } } : {}), ...(o.disableHooks ? { disabledHooks: o.disableHooks } : {}), ...(o.strategy ? { strategy: o.strategy } : {}), sandbox, interrupted: result.interrupted, ran: result.ran, skipped: result.skipped, ...(opened.data ? { data: opened.data } : {}), summary, ...(reflection ? { successAt2: reflection } : {}), modelTurns: summarizeModelTurns(records), tasks: records.map((r) => ({ index: r.task.index, attempt: r.attempt, outcome: r.outcome, reward: r.reward, rounds: r.rounds })) }, null, 2)}\n`);
     } else {
       out.write(`${renderRunSummary(records, summary, target.model.simulated ? `${target.model.label} — SIMULATED TARGET, not a real model` : target.model.label, { fullTable: o.tasksTable === true })}\n`);
       if (patch) out.write(`patch: ${patch.manifest.file} (${patch.hooks.installed.length} code hook(s) installed; ${sandbox})\n`);
+      for (const b of source?.batches ?? []) out.write(`${b.tag} (tasks ${b.taskIndices.join(' ')}): ${b.patch ? `patch ${b.patch.manifest.file} (${b.patch.hooks.installed.length} code hook(s) installed)` : `no patch (no ${definition.name}.json in the patch source)`}\n`);
+      if (source) out.write(`patch source: ${source.check.dir}, ${source.check.found.length} of ${source.batches.length} batch(es) patched; ${sandbox}\n`);
       if (o.disableHooks) out.write(`disabled lifecycle positions (hooks there are not called): ${o.disableHooks.join(', ')}\n`);
       if (o.strategy) out.write(`${describeStrategy(o.strategy, records)}\n`);
       if (reflection) out.write(`${renderSuccessAt2(reflection)}\n`);
@@ -195,6 +209,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--new', 'start a new run even when --run-dir holds one: records into the first free <dir>-2, <dir>-3, …')
     .option('--retry-infra', 'with --resume: also replay episodes that ended in model_error, env_error or hook_fault')
     .option('--patch <file>', 'validate a Harness-R1 patch and install its hooks (sandboxed Python) into every episode')
+    .option('--patch-source <dir>', 'one patch per batch: the tasks are cut into batches as improve cuts them (batch_000, batch_001, …) and each batch is played with <dir>/<batch tag>/<bench>.json (none when the file is missing)')
+    .option('--batch-size <n>', 'with --patch-source: tasks per batch (default 10, as improve)')
     .option('--disable-hooks <positions>', `lifecycle positions whose hooks are not called, comma-separated: ${HOOK_NAMES.join(', ')}`)
     .option('--strategy <name>', `a baseline target strategy: ${STRATEGY_NAMES.join(', ')} (reflection reports success@2 on its own line)`)
     .option('--hook-timeout-ms <ms>', 'wall-clock limit of one hook call (default 50, as the original)')
@@ -215,6 +231,9 @@ Examples:
   OPENAI_API_KEY=… harness-r1 run --bench dbbench --tasks 0:10 --target 'openai:http://127.0.0.1:8000/v1#Qwen/Qwen3.5-9B'
   harness-r1 run --bench dbbench --run-dir runs/my-run --resume --target sim:dbbench   # continue after a crash
   harness-r1 run --bench dbbench --tasks 0:60 --target sim:dbbench --patch patch.json     # rerun with a patch
+  harness-r1 run --bench dbbench --tasks 0:60 --target sim:dbbench --patch-source runs/gen/patches
+      # tasks 0-9 with runs/gen/patches/batch_000/dbbench.json, 10-19 with batch_001/…: the patches of an
+      # improve --generate-only run on the same --tasks and --batch-size, played without a reward
   harness-r1 run --bench alfworld --split dev --target sim:alfworld                       # 20 ALFWorld games
   harness-r1 run --bench webshop --tasks 0:100 --target sim:webshop                       # WebShop goals
   harness-r1 run --bench alfworld --protocol v0.2 --target sim:alfworld                # AgentBench's v0.2 text protocol
