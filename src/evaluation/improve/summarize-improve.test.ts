@@ -58,7 +58,21 @@ describe('summarizeImprove', () => {
     expect(summary.totals.tasks).toBe(16);
   });
 
-  it('gives one row per batch with its flips, effects and patched passes', () => {
+  it('marks a generate-only run and never averages its generated batches in (nor counts them as missing)', () => {
+    const summary = summarizeImprove({ ...ctx, generateOnly: true }, [
+      result('batch_000', 'generated', 0, null, 0),
+      result('batch_001', 'no_failures', 0, null, 0),
+      result('batch_002', 'generated', 0, null, 0),
+    ]);
+    expect(summary.generateOnly).toBe(true);
+    expect(summary.totals).toMatchObject({ meanScore: 0, missingEvaluations: 0, scored: 0, batches: 3, patchedPass: 6, byStatus: { generated: 2, no_failures: 1 } });
+    // Next to scored batches, a generated one changes nothing of the mean.
+    const mixed = summarizeImprove(ctx, [result('batch_000', 'scored', 0.5, [1, 1, 1, 1]), result('batch_001', 'generated', 0, null, 0)]);
+    expect(mixed.totals.meanScore).toBe(0.5);
+    expect('generateOnly' in mixed).toBe(false);
+  });
+
+    it('gives one row per batch with its flips, effects and patched passes', () => {
     const summary = summarizeImprove(ctx, [result('batch_000', 'scored', 0.25, [0, 1, 1, 1], 2), result('batch_001', 'no_patch_proposed', 0, null, 0)]);
     expect(summary.batches).toEqual([
       { tag: 'batch_000', status: 'scored', baselinePass: 2, patchedPass: 3, tasks: 4, score: 0.25, rescued: [1, 2], regressed: [0], hookEffects: 2 },
