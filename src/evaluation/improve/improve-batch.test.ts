@@ -118,6 +118,17 @@ describe('improveBatch: the stages before a rerun', () => {
     expect(none).toMatchObject({ status: 'no_patch_proposed', reward: { score: 0 }, notes: ['no recurring failure'], rerun: null });
   });
 
+  it('generate-only: validates the patch and writes it where --patch-source reads it, with no rerun and no reward', async () => {
+    const failing = await baselineOf(target(() => wrong));
+    const ctx = { ...context({ target: followingSkill(), engineer: engineer(proposing(SKILL_PATCH)) }), generateOnly: true };
+    const r = await improveBatch(ctx, BATCH, failing);
+    expect(r).toMatchObject({ status: 'generated', validPatch: true, patched: null, reward: { score: 0, raw: null }, rerun: null, hookEffects: {} });
+    expect(rerunDirs(ctx)).toEqual([]);
+    const written = readFileSync(path.join(ctx.rootDir, 'patches', 'batch_000', 'dbbench.json'), 'utf8');
+    expect(written).toBe(readFileSync(path.join(ctx.rootDir, 'batches', 'batch_000', 'patch.json'), 'utf8'));
+    expect(r.notes.at(-1)).toBe(`generate-only: patch written to ${path.join('patches', 'batch_000', 'dbbench.json')}, not rerun`);
+  });
+
   it('rejects an invalid patch with its reason and runs nothing', async () => {
     const failing = await baselineOf(target(() => wrong));
     const ctx = context({ target: followingSkill(), engineer: engineer(proposing(hook('import os\ndef hook(ctx, nb):\n    return None\n'))) });
