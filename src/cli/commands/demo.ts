@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import { readIntegerOption } from '../../app/integer-option.js';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
 import { ConfigError } from '../../episode/index.js';
 import { benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
@@ -54,6 +55,7 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
   command
     .option('--json', 'print a machine-readable summary on stdout')
     .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; new?: boolean; dataDir?: string; protocol?: string; json?: boolean } & Record<string, unknown>) => {
+      const seed = readIntegerOption('seed', opts.seed, { min: 0, max: 2 ** 31 - 1 });
       const definition = await benchmarkOf(ctx, opts.bench);
       if (!definition.simulation) throw new ConfigError({ message: `${definition.name} has no simulated target, so the offline demo cannot run on it.`, field: 'bench' });
       const files = Object.fromEntries(fileKeys.map((k) => [k, typeof opts[k] === 'string' ? (opts[k] as string) : undefined]));
@@ -65,7 +67,7 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
           ...(given === undefined ? { split: definition.defaultSplit, tasks: opts.tasks ?? definition.demo?.tasks } : { tasks: opts.tasks ?? ':' }),
           ...files,
           batchSize: opts.batchSize,
-          target: `sim:${definition.name}?seed=${encodeURIComponent(opts.seed)}`,
+          target: `sim:${definition.name}?seed=${seed}`,
           engineer: 'symbolic',
           concurrency: opts.concurrency,
           banner: demoBanner(definition, given),

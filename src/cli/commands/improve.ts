@@ -24,6 +24,7 @@ import { DEFAULT_BATCH_SIZE, ImproveOptionsSchema, parseWith, splitOptions, type
 import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptions, roundsHelp, splitHelp, type CliContext } from '../cli-context.js';
 import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
+import { checkSpecs } from '../../app/check-specs.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { IMPROVE_IDENTITY_VERSION, strategyAndTimeout } from '../../run-dir/run-identity.js';
@@ -43,6 +44,7 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const metric: RewardMetric = o.metric ?? definition.evaluation.defaultMetric;
   const dataDir = dataDirFor(definition, o.dataDir);
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
+  checkSpecs(ctx.registry, [{ bench: definition.name, targets: [o.target] }], [o.engineer]);
   // The run directory is locked (and so known to be writable) before anything is opened or played.
   const base = o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
   const { dir: runDir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: o.banner ? 'demo' : 'improve' });

@@ -28,6 +28,7 @@ import { describeResponseLimits } from '../../models/response-limits.js';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
 import { parseWith, RunOptionsSchema, splitOptions, type RunOptions } from '../../app/options.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
+import { checkSpecs } from '../../app/check-specs.js';
 import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptions, roundsHelp, splitHelp, type CliContext } from '../cli-context.js';
 
 
@@ -43,6 +44,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   if (o.resume && o.new) throw new ConfigError({ message: '--resume continues a run and --new starts one: give one of them.', field: 'new' });
   const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
+  checkSpecs(ctx.registry, [{ bench: definition.name, targets: [o.target] }]);
   // The run directory is locked (and so known to be writable) before anything is opened or played.
   const base = o.runDir ?? path.join('runs', `${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
   const { dir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: 'run' });
