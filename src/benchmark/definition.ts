@@ -61,6 +61,8 @@ export interface SimulatedTarget {
   readonly params: readonly string[];
   /** The failure modes `faults=` names (`faults=none,NAME:RATE,…`), listed in `--help`. */
   readonly faults?: readonly string[];
+  /** What parameters other than seed, faults and comply mean, for `--help`. */
+  readonly paramHelp?: Readonly<Record<string, string>>;
   /** A `sim:<name>?…` SPEC worth showing in `--help` (it must parse). */
   readonly example?: string;
   /**

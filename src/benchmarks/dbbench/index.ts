@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineBenchmark } from '../../benchmark/definition.js';
 import { dataFileIdentity } from '../../config/data-file.js';
 import { ConfigError } from '../../episode/index.js';
-import { loadDbBenchFile } from '../../environments/dbbench/load-tasks.js';
+import { DBBENCH_SPLITS, loadDbBenchFile } from '../../environments/dbbench/load-tasks.js';
 import { dbBenchOverlayOf } from './overlay-of-patch.js';
 import { DBBENCH_DEFAULT_MAX_ROUNDS, DBBENCH_PROTOCOL_VERSION } from '../../environments/dbbench/prompts.js';
 import { DBBENCH_ENGINEER } from './engineer/dbbench-engineer.js';
@@ -17,7 +17,7 @@ import { envCheckDbBench } from './env-check.js';
 import { dbbenchPaperSplits } from './paper-splits.js';
 import { DBBENCH_PATCH_RULES } from './patch-rules.js';
 import { resolveDbBackend } from './resolve-backend.js';
-import { DBBENCH_FAULTS, DBBENCH_SIM_PARAMS, parseDbBenchSimQuery } from './simulation/fault-profile.js';
+import { DBBENCH_FAULTS, DBBENCH_SIM_PARAMS, DEFAULT_DBBENCH_SIM_SPLITS, parseDbBenchSimQuery } from './simulation/fault-profile.js';
 import { createDbBenchSimHandler, toSimHttpReply } from './simulation/wire-handler.js';
 
 export const DBBENCH_GRADINGS = ['fc', 'v0.2'] as const;
@@ -77,6 +77,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
   simulation: {
     params: DBBENCH_SIM_PARAMS,
     faults: DBBENCH_FAULTS,
+    paramHelp: { split: `splits whose tasks it knows, comma-separated, the first winning ties (${Object.keys(DBBENCH_SPLITS).join(', ')}; default ${DEFAULT_DBBENCH_SIM_SPLITS.join(',')})` },
     example: 'sim:dbbench?seed=3&faults=none,backticks:0.5&comply=0.9',
     check(params) {
       parseDbBenchSimQuery(params);

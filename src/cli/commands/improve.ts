@@ -25,6 +25,7 @@ import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptio
 import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
 import { checkSpecs } from '../../app/check-specs.js';
+import { simTargetHelp } from '../sim-target-help.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { IMPROVE_IDENTITY_VERSION, strategyAndTimeout } from '../../run-dir/run-identity.js';
@@ -196,7 +197,7 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--tasks <range>', 'task indices (default 0:10): START:END, 7, or 1,3,9')
     .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`)
     .option('--batches <n>', 'only the first N batches')
-    .option('--target <spec>', `frozen target (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N], scripted:<file>`)
+    .option('--target <spec>', `frozen target (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N&faults=…&latency_ms=N] (parameters below), scripted:<file>`)
     .option('--engineer <spec>', 'engineer: symbolic (built-in, offline; the default), openai:<base-url>#<model>, scripted:<file>')
     .option('--concurrency <n>', 'episodes played at once (default 4)')
     .option('--run-dir <dir>', 'where everything is recorded; an existing one is resumed with the same settings, refused with others (default runs/improve-<bench>-<split>-<time>)')
@@ -216,6 +217,14 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .addHelpText(
       'after',
       `
+Examples:
+  harness-r1 improve --bench dbbench --tasks 0:20 --target sim:dbbench                     # offline: simulated target, symbolic engineer
+  harness-r1 improve --bench alfworld --split dev --tasks 0:10 --target sim:alfworld --metric delta_pass_rate
+  harness-r1 improve --bench webshop --tasks 0:10 --target 'sim:webshop?latency_ms=300'   # at a real server's pace
+  harness-r1 improve --bench dbbench --tasks 0:20 --target sim:dbbench --run-dir runs/my-loop   # the same again resumes it
+  harness-r1 improve --bench dbbench --tasks 0:60 --target 'openai:http://127.0.0.1:8000/v1#Qwen/Qwen3-8B' --engineer 'openai:http://127.0.0.1:8001/v1#Qwen/Qwen3-32B'
+${simTargetHelp(ctx.registry, 'improve')}
+
 Every stage leaves a file under <run-dir> (baseline/, batches/<tag>/{metadata,engineer,prompt,verdict,patch,result}.json,
 reruns/<key>/, summary.json); run the same command with the same --run-dir to resume after a crash.
 A patch scores its delta only when it is valid, its rerun completed and at least one hook effect fired;
