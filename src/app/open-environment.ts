@@ -9,6 +9,7 @@ import { ConfigError } from '../episode/index.js';
 import type { HarnessPatch } from '../patch/index.js';
 import { fileSplitLabel } from '../config/data-file.js';
 import { dataDirPath, resolveDataDir } from '../config/data-dir.js';
+import { readIntegerOption } from './integer-option.js';
 import { flagOf, parseWith } from './options.js';
 
 export interface BenchmarkChoice {
@@ -52,7 +53,7 @@ export function benchmarkOptions(registry: BenchmarkRegistry, definition: AnyBen
     if (value === undefined) continue;
     if (own.has(key)) {
       const flag = definition.options.flags.find((f) => f.key === key)!;
-      mine[key] = flag.type === 'number' && typeof value === 'string' ? numberOf(key, value) : value;
+      mine[key] = flag.type === 'integer' ? readIntegerOption(key, value, flag) : flag.type === 'number' && typeof value === 'string' ? numberOf(key, value) : value;
       continue;
     }
     const owners = registry.all().filter((d) => d.options.flags.some((f) => f.key === key));

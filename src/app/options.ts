@@ -14,18 +14,16 @@ import { DEFAULT_BATCH_SIZE } from '../evaluation/improve/batches.js';
 import { parseDisabledHooks } from '../hooks/disabled-hooks.js';
 import { STRATEGY_NAMES } from '../runtime/strategies/index.js';
 import { REPLAY_MODES } from '../models/replay-mode.js';
+import { flagOf, integerProblem, integerValue } from './integer-option.js';
 
-/** `--flag-name` of a camelCase key. */
-export function flagOf(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
+export { flagOf };
 
-/** An integer option given as text (a flag) or a number (a config file), within bounds. */
+/** An integer option given as text (a flag) or a number (a config file), within bounds (read by `integerValue`). */
 export function intOption(key: string, min: number, max: number) {
   return z.union([z.number(), z.string()]).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(n) || n < min || n > max) {
-      ctx.addIssue({ code: 'custom', message: `${flagOf(key)} must be an integer from ${min} to ${max}, got '${String(value)}'.` });
+    const n = integerValue(value, { min, max });
+    if (n === undefined) {
+      ctx.addIssue({ code: 'custom', message: integerProblem(key, value, { min, max }) });
       return z.NEVER;
     }
     return n;

@@ -1,8 +1,7 @@
-import { ConfigError } from '../episode/index.js';
 import type { Engineer } from '../engineer/engineer.js';
 import { createLlmEngineer } from '../engineer/llm-engineer.js';
 import { createSymbolicEngineer, type SymbolicSampling } from '../engineer/symbolic/index.js';
-import { parseModelSpec } from '../models/model-spec.js';
+import { checkEngineerSpec, ENGINEER_SPEC_FORMS } from './check-specs.js';
 import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { loadScriptedModelFile } from '../models/scripted-model.js';
 
@@ -13,7 +12,7 @@ export interface ResolvedEngineer {
   close(): Promise<void>;
 }
 
-export const ENGINEER_SPEC_FORMS = ['symbolic', 'openai:<base-url>#<model>[?options]', 'scripted:<file>'] as const;
+export { ENGINEER_SPEC_FORMS };
 
 /**
  * Turns an engineer SPEC into an engineer: `symbolic` (built-in, offline, rule-based), an OpenAI-compatible
@@ -23,7 +22,7 @@ export const ENGINEER_SPEC_FORMS = ['symbolic', 'openai:<base-url>#<model>[?opti
  * scripted file of answers.
  */
 export async function resolveEngineer(spec: string, context: { dataDir?: string; sampling?: SymbolicSampling } = {}): Promise<ResolvedEngineer> {
-  const parsed = parseModelSpec(spec, { field: 'engineer' });
+  const parsed = checkEngineerSpec(spec);
   // Sampling (GRPO groups): the symbolic engineer's seeded draws; an LLM's temperature, top_p and seed.
   const sampling = context.sampling;
   const llmSampling = sampling === undefined ? {} : { temperature: sampling.temperature };
@@ -52,7 +51,5 @@ export async function resolveEngineer(spec: string, context: { dataDir?: string;
     case 'scripted':
       // A scripted engineer answers as an LLM would (the whole completion text after the prefill).
       return { engineer: createLlmEngineer({ model: loadScriptedModelFile(parsed.path), protocol: 'prefill_think_patch', ...llmSampling }), close: async () => {} };
-    case 'sim':
-      throw new ConfigError({ message: `'${spec}' is a simulated target, not an engineer.`, field: 'engineer', allowed: ENGINEER_SPEC_FORMS });
   }
 }

@@ -1,11 +1,13 @@
 import { ConfigError } from '../episode/index.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { startFakeOpenAIServer } from '../models/fake-openai-server.js';
-import { parseModelSpec } from '../models/model-spec.js';
 import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { loadScriptedModelFile } from '../models/scripted-model.js';
 import type { BenchmarkRegistry } from '../benchmarks/registry.js';
 import { withStrategyReplies } from '../runtime/strategies/sim-strategy-replies.js';
+import { checkTargetSpec, simSpecs } from './check-specs.js';
+
+export { simSpecs };
 export interface ResolvedTarget {
   model: ChatModel & Partial<Pick<OpenAICompatibleModel, 'endpoint' | 'listModels'>>;
   /** Stops whatever the target started (the simulated target's local server). */
@@ -17,10 +19,9 @@ export interface ResolvedTarget {
  * HTTP server and reached through the same client as a real server, so the real code path runs.
  */
 export async function resolveTarget(spec: string, context: { dataDir?: string; registry: BenchmarkRegistry; bench?: string; taskFile?: string }): Promise<ResolvedTarget> {
-  const parsed = parseModelSpec(spec, { field: 'target' });
+  const { parsed, sim } = checkTargetSpec(spec, context);
   switch (parsed.kind) {
     case 'openai': {
-      if (parsed.engineerProtocol !== undefined) throw new ConfigError({ message: `engineer_protocol is an engineer option; the target '${spec}' is asked with tool calls.`, field: 'target' });
       const model = createOpenAICompatibleModel({ baseURL: parsed.baseURL, model: parsed.model, ...parsed.settings });
       return { model, close: async () => {} };
     }
@@ -28,15 +29,7 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
       return { model: loadScriptedModelFile(parsed.path), close: async () => {} };
     case 'sim': {
       if (!context.dataDir) throw new ConfigError({ message: 'The simulated target needs the data directory.', field: 'dataDir' });
-      // A simulated target knows the tasks of its own benchmark only: another benchmark's would fail every episode.
-      if (context.bench !== undefined && parsed.bench !== context.bench && context.registry.find(parsed.bench)?.simulation) {
-        throw new ConfigError({ message: `sim:${parsed.bench} is the simulated target of ${parsed.bench}; --bench ${context.bench} plays with sim:${context.bench}.`, field: 'target', allowed: context.registry.find(context.bench)?.simulation ? [`sim:${context.bench}`] : [] });
-      }
-      const { latency_ms: latencyText, ...simParams } = parsed.params;
-      const latencyMs = latencyText === undefined ? 0 : Number(latencyText);
-      if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
-        throw new ConfigError({ message: `latency_ms must be an integer number of milliseconds (0..600000), got '${latencyText}'.`, field: 'target' });
-      }
+      const { latencyMs, simParams } = sim!;
       // The baseline strategies' own requests (critique, reflection) are answered in front of the simulation;
       // a Reflection retry is played by the same simulation under a derived seed (an independent second draw).
       const params = new URLSearchParams(simParams);
@@ -68,18 +61,13 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
       return { model, close: () => server.close() };
     }
     case 'symbolic':
-      throw new ConfigError({ message: "'symbolic' is an engineer, not a target model.", field: 'target', allowed: ['openai:<base-url>#<model>', ...simSpecs(context.registry), 'scripted:<file>'] });
+      throw new Error('unreachable: checkTargetSpec refuses symbolic targets');
   }
 }
 
 /** The seed a simulated target plays a Reflection retry with: another draw, fixed by the run's seed. */
 function retrySeed(seed: number): number {
   return Number.isFinite(seed) ? (seed * 7919 + 104729) % 2_147_483_647 : 104729;
-}
-
-/** `sim:<name>` for every benchmark with a simulated target. */
-export function simSpecs(registry: BenchmarkRegistry): string[] {
-  return registry.all().flatMap((d) => (d.simulation ? [`sim:${d.name}`] : []));
 }
 
 /** The simulated target of a benchmark as a request → HTTP reply function. */

@@ -20,8 +20,10 @@ export interface BenchmarkFlag {
   /** Commander's flag syntax: `--grading <rule>`, or `--verbose` for a switch. */
   flag: string;
   description: string;
-  /** How the text is read; default `string`. */
-  type?: 'string' | 'number' | 'boolean';
+  /** How the text is read; default `string`. An `integer` is read by the shared integer reader, within `min`/`max`. */
+  type?: 'string' | 'number' | 'integer' | 'boolean';
+  min?: number;
+  max?: number;
 }
 
 /** What a benchmark opens an environment from. */
@@ -57,6 +59,17 @@ export interface OpenedEnvironment {
 export interface SimulatedTarget {
   /** The query parameters `sim:<name>?…` accepts (documented in `--help`). */
   readonly params: readonly string[];
+  /** The failure modes `faults=` names (`faults=none,NAME:RATE,…`), listed in `--help`. */
+  readonly faults?: readonly string[];
+  /** What parameters other than seed, faults and comply mean, for `--help`. */
+  readonly paramHelp?: Readonly<Record<string, string>>;
+  /** A `sim:<name>?…` SPEC worth showing in `--help` (it must parse). */
+  readonly example?: string;
+  /**
+   * Checks the parameters without loading any data, with the ConfigErrors `create` would give, so a bad
+   * SPEC is refused before a run directory is made. Absent: the parameters are checked by `create` only.
+   */
+  check?(params: URLSearchParams): void;
   /** A request → HTTP reply function for these parameters; unknown or bad parameters are ConfigErrors. */
   create(params: URLSearchParams, context: { dataDir: string; taskFile?: string }): (request: unknown) => { status: number; body: unknown };
 }

@@ -203,9 +203,13 @@ describe('probeToolCalls', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as net.AddressInfo;
     await new Promise((resolve) => probe.close(resolve));
-    const report = await probeToolCalls(modelFor(`http://127.0.0.1:${port}/v1`), { attempts: 1 });
+    const report = await probeToolCalls(modelFor(`http://127.0.0.1:${port}/v1`), { attempts: 3 });
     expect(report.attempts[0]?.diagnosis).toMatchObject({ kind: 'connection_refused', title: 'connection refused' });
     expect(report.attempts[0]?.diagnosis?.explanation).toContain(`Nothing is listening at http://127.0.0.1:${port}/v1.`);
+    // A refused connection is permanent: the remaining attempts are not made, and the report says so.
+    expect(report).toMatchObject({ requestedAttempts: 3, passed: false });
+    expect(report.attempts).toHaveLength(1);
+    expect(formatProbeReport(report)).toContain('(attempts 2-3 were not made: the error above is permanent and would repeat)');
   });
 
   it('diagnoses a timeout and a malformed answer', async () => {
@@ -229,17 +233,19 @@ describe('probeToolCalls', () => {
 });
 
 describe('formatProbeReport', () => {
-  it('prints one line per attempt and the fixes once per diagnosis', async () => {
+  it('prints the cause and the fixes once per diagnosis first, then one line per attempt, then the verdict', async () => {
     const textCall: FakeResponse = { kind: 'tool_calls_as_text', calls: [{ name: 'lookup_weather', arguments: { city: 'Paris' } }] };
     const s = await start([{ ...PARIS, usage: { promptTokens: 1, completionTokens: 1 } }, textCall, textCall]);
     const report = await probeToolCalls(modelFor(s.url));
     const text = formatProbeReport({ ...report, attempts: report.attempts.map((a) => (a.response ? { ...a, response: { ...a.response, latencyMs: 12 } } : a)) });
     const lines = text.split('\n');
     expect(lines[0]).toBe(`Tool-call probe of openai:${s.url}#fake-model (tool_choice=auto, 3 attempt(s))`);
-    expect(lines[1]).toBe('  #1 PASS  lookup_weather({"city":"Paris"})  finish_reason=tool_calls  12 ms');
-    expect(lines[2]).toBe('  #2 FAIL  tool call returned as text in message.content');
-    expect(lines[4]).toBe('FAIL: 1 of 3 attempt(s) passed. The server must return structured message.tool_calls.');
-    expect(text).toContain('Tool call returned as text in message.content (attempts 2, 3):');
+    expect(lines[1]).toBe('Tool call returned as text in message.content (attempts 2, 3):');
+    const attempts = lines.indexOf('Attempts:');
+    expect(attempts).toBeGreaterThan(1);
+    expect(lines[attempts + 1]).toBe('  #1 PASS  lookup_weather({"city":"Paris"})  finish_reason=tool_calls  12 ms');
+    expect(lines[attempts + 2]).toBe('  #2 FAIL  tool call returned as text in message.content');
+    expect(lines.at(-1)).toBe('FAIL: 1 of 3 attempt(s) passed. The server must return structured message.tool_calls.');
     expect(text.match(/What to fix:/g)).toHaveLength(1);
     expect(text).toContain('  - vLLM: start it with --enable-auto-tool-choice --tool-call-parser <parser>');
   });

@@ -111,6 +111,13 @@ export interface ProbeReport {
   attempts: ProbeAttempt[];
   /** Models the server lists, fetched when an attempt got HTTP 404. */
   availableModels?: string[];
+  /** Attempts asked for; more than `attempts.length` when a permanent error ended the probe early. */
+  requestedAttempts: number;
+}
+
+/** A transport failure that no later attempt can change (refused connection, unknown host, bad port). */
+function isPermanentTransportFailure(error: ModelCallError): boolean {
+  return (error.failure === 'connection_refused' || error.failure === 'network') && !error.retryable;
 }
 
 /** Runs the probe. Model-call failures become failed attempts; any other error (a bug) is thrown. */
@@ -153,7 +160,7 @@ export async function probeToolCalls(model: ProbeTarget, options: ProbeOptions =
         error: { message: error.message, ...(error.status === undefined ? {} : { status: error.status }), ...(error.failure === undefined ? {} : { failure: error.failure }) },
         diagnosis: diagnoseError(error, model, availableModels),
       });
-      if (error.failure === 'aborted') break;
+      if (error.failure === 'aborted' || isPermanentTransportFailure(error)) break;
     }
   }
   const passedAttempts = attempts.filter((a) => a.passed).length;
@@ -165,6 +172,7 @@ export async function probeToolCalls(model: ProbeTarget, options: ProbeOptions =
     passedAttempts,
     attempts,
     ...(availableModels === undefined ? {} : { availableModels }),
+    requestedAttempts: attemptCount,
   };
 }
 
@@ -394,25 +402,28 @@ function diagnoseError(error: ModelCallError, model: ProbeTarget, availableModel
   };
 }
 
-/** Human-readable report for the CLI. */
+/**
+ * Human-readable report for the CLI. When an attempt failed, what went wrong and what to fix come first,
+ * then one line per attempt, then the verdict; a probe that passed is its attempt lines and the verdict.
+ */
 export function formatProbeReport(report: ProbeReport): string {
   const lines: string[] = [];
-  lines.push(`Tool-call probe of ${report.model} (tool_choice=${report.toolChoice}, ${report.attempts.length} attempt(s))`);
-  for (const attempt of report.attempts) {
+  const total = report.attempts.length;
+  const requested = report.requestedAttempts;
+  lines.push(`Tool-call probe of ${report.model} (tool_choice=${report.toolChoice}, ${requested} attempt(s))`);
+  const attemptLines = report.attempts.map((attempt) => {
     const head = `  #${attempt.attempt} ${attempt.passed ? 'PASS' : 'FAIL'}`;
     if (attempt.passed && attempt.response) {
       const call = attempt.response.toolCalls[0];
-      lines.push(`${head}  ${call?.name ?? ''}(${truncate(call?.arguments ?? '', 80)})  finish_reason=${attempt.response.finishReason ?? 'null'}  ${attempt.response.latencyMs} ms`);
-    } else {
-      lines.push(`${head}  ${attempt.diagnosis?.title ?? 'failed'}`);
+      return `${head}  ${call?.name ?? ''}(${truncate(call?.arguments ?? '', 80)})  finish_reason=${attempt.response.finishReason ?? 'null'}  ${attempt.response.latencyMs} ms`;
     }
-  }
-  const total = report.attempts.length;
+    return `${head}  ${attempt.diagnosis?.title ?? 'failed'}`;
+  });
   if (report.passed) {
+    lines.push(...attemptLines);
     lines.push(`PASS: all ${total} attempt(s) returned a structured lookup_weather call for Paris.`);
     return lines.join('\n');
   }
-  lines.push(`FAIL: ${report.passedAttempts} of ${total} attempt(s) passed. The server must return structured message.tool_calls.`);
 
   const groups = new Map<string, { diagnosis: ProbeDiagnosis; attempts: number[] }>();
   for (const attempt of report.attempts) {
@@ -423,14 +434,20 @@ export function formatProbeReport(report: ProbeReport): string {
     else groups.set(key, { diagnosis: attempt.diagnosis, attempts: [attempt.attempt] });
   }
   for (const { diagnosis, attempts } of groups.values()) {
-    lines.push('');
     lines.push(`${capitalize(diagnosis.title)} (attempt${attempts.length > 1 ? 's' : ''} ${attempts.join(', ')}):`);
     lines.push(`  ${diagnosis.explanation}`);
     if (diagnosis.fixes.length > 0) {
       lines.push('  What to fix:');
       for (const fix of diagnosis.fixes) lines.push(`  - ${fix}`);
     }
+    lines.push('');
   }
+  lines.push('Attempts:', ...attemptLines);
+  if (requested > total) {
+    const skipped = requested - total === 1 ? `attempt ${requested} was` : `attempts ${total + 1}-${requested} were`;
+    lines.push(`  (${skipped} not made: the error above is permanent and would repeat)`);
+  }
+  lines.push(`FAIL: ${report.passedAttempts} of ${total} attempt(s) passed. The server must return structured message.tool_calls.`);
   return lines.join('\n');
 }
 

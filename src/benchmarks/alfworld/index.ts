@@ -17,14 +17,14 @@ import { envCheckAlfworld } from './env-check.js';
 import { alfworldEnvironmentWithGames } from './environment.js';
 import { alfworldPaperSplits } from './paper-splits.js';
 import { ALFWORLD_PATCH_RULES } from './patch-rules.js';
-import { createAlfworldSimHandler, toAlfworldSimHttpReply } from './simulation/index.js';
+import { createAlfworldSimHandler, resolveAlfworldSimSettings, toAlfworldSimHttpReply } from './simulation/index.js';
+import { ALFWORLD_FAULTS, ALFWORLD_SIM_PARAMS, alfworldSimOptionsOf } from './simulation/alfworld-sim-settings.js';
 
 const options = z.object({ wording: z.string().optional(), games: z.string().optional() });
 
 /** How many listed ids a notice names before it says "…". */
 const NOTICE_IDS = 20;
 
-const SIM_PARAMS = ['seed', 'faults', 'comply'] as const;
 
 export const alfworld = defineBenchmark<z.infer<typeof options>>({
   name: 'alfworld',
@@ -75,23 +75,14 @@ export const alfworld = defineBenchmark<z.infer<typeof options>>({
   engineer: ALFWORLD_ENGINEER,
   evaluation: { defaultMetric: 'delta_pass_rate', codeHookOnly: true },
   simulation: {
-    params: SIM_PARAMS,
+    params: ALFWORLD_SIM_PARAMS,
+    faults: ALFWORLD_FAULTS,
+    example: 'sim:alfworld?seed=4&faults=none,forget_second:1&comply=1',
+    check(params) {
+      resolveAlfworldSimSettings(alfworldSimOptionsOf(params));
+    },
     create(params, { dataDir, taskFile }) {
-      for (const key of params.keys()) {
-        if (!(SIM_PARAMS as readonly string[]).includes(key)) {
-          throw new ConfigError({ message: `Unknown sim:alfworld parameter '${key}'.`, field: 'target', allowed: [...SIM_PARAMS, 'latency_ms'] });
-        }
-      }
-      const seed = params.get('seed');
-      const comply = params.get('comply');
-      const faults = params.get('faults');
-      const handler = createAlfworldSimHandler({
-        dataDir,
-        ...(seed !== null ? { seed: Number(seed) } : {}),
-        ...(comply !== null ? { comply: Number(comply) } : {}),
-        ...(faults !== null ? { faults } : {}),
-        ...(taskFile !== undefined ? { gamesFiles: [taskFile] } : {}),
-      });
+      const handler = createAlfworldSimHandler({ dataDir, ...alfworldSimOptionsOf(params), ...(taskFile !== undefined ? { gamesFiles: [taskFile] } : {}) });
       return (request) => toAlfworldSimHttpReply(handler(request));
     },
   },

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineBenchmark } from '../../benchmark/definition.js';
 import { dataFileIdentity } from '../../config/data-file.js';
 import { ConfigError } from '../../episode/index.js';
-import { loadDbBenchFile } from '../../environments/dbbench/load-tasks.js';
+import { DBBENCH_SPLITS, loadDbBenchFile } from '../../environments/dbbench/load-tasks.js';
 import { dbBenchOverlayOf } from './overlay-of-patch.js';
 import { DBBENCH_DEFAULT_MAX_ROUNDS, DBBENCH_PROTOCOL_VERSION } from '../../environments/dbbench/prompts.js';
 import { DBBENCH_ENGINEER } from './engineer/dbbench-engineer.js';
@@ -17,7 +17,7 @@ import { envCheckDbBench } from './env-check.js';
 import { dbbenchPaperSplits } from './paper-splits.js';
 import { DBBENCH_PATCH_RULES } from './patch-rules.js';
 import { resolveDbBackend } from './resolve-backend.js';
-import { parseDbBenchSimQuery } from './simulation/fault-profile.js';
+import { DBBENCH_FAULTS, DBBENCH_SIM_PARAMS, DEFAULT_DBBENCH_SIM_SPLITS, parseDbBenchSimQuery } from './simulation/fault-profile.js';
 import { createDbBenchSimHandler, toSimHttpReply } from './simulation/wire-handler.js';
 
 export const DBBENCH_GRADINGS = ['fc', 'v0.2'] as const;
@@ -46,7 +46,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
       { key: 'backend', flag: '--backend <name>', description: 'dbbench database: sqlite (default) or mariadb' },
       { key: 'dsn', flag: '--dsn <url>', description: 'dbbench: MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port' },
       { key: 'grading', flag: '--grading <rule>', description: 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)' },
-      { key: 'sqliteWorkers', flag: '--sqlite-workers <n>', description: 'dbbench sqlite: database processes at most, shared by the episodes past that (default: CPU count, at least 2)', type: 'number' },
+      { key: 'sqliteWorkers', flag: '--sqlite-workers <n>', description: 'dbbench sqlite: database processes at most, shared by the episodes past that (default: CPU count, at least 2)', type: 'integer', min: 1 },
       { key: 'data', flag: '--data <file>', description: 'dbbench: a task file (the shipped .jsonl format) to play instead of a split; webshop: a goals file (items_human_ins.json format)' },
     ],
   },
@@ -75,7 +75,13 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
   engineer: DBBENCH_ENGINEER,
   evaluation: { defaultMetric: 'delta_pass_rate', codeHookOnly: false },
   simulation: {
-    params: ['seed', 'faults', 'comply', 'split'],
+    params: DBBENCH_SIM_PARAMS,
+    faults: DBBENCH_FAULTS,
+    paramHelp: { split: `splits whose tasks it knows, comma-separated, the first winning ties (${Object.keys(DBBENCH_SPLITS).join(', ')}; default ${DEFAULT_DBBENCH_SIM_SPLITS.join(',')})` },
+    example: 'sim:dbbench?seed=3&faults=none,backticks:0.5&comply=0.9',
+    check(params) {
+      parseDbBenchSimQuery(params);
+    },
     create(params, { dataDir, taskFile }) {
       const handler = createDbBenchSimHandler({ dataDir, ...parseDbBenchSimQuery(params), ...(taskFile !== undefined ? { taskFiles: [taskFile] } : {}) });
       return (request) => toSimHttpReply(handler(request));

@@ -16,7 +16,7 @@ import { envCheckWebShop } from './env-check.js';
 import { webShopEnvironment } from './environment.js';
 import { webshopPaperSplits } from './paper-splits.js';
 import { WEBSHOP_PATCH_RULES } from './patch-rules.js';
-import { createWebShopSimHandler, parseWebShopSimQuery, toWebShopSimHttpReply } from './simulation/index.js';
+import { createWebShopSimHandler, parseWebShopSimQuery, toWebShopSimHttpReply, WEBSHOP_FAULTS, WEBSHOP_SIM_PARAMS } from './simulation/index.js';
 import type { EpisodeRecord } from '../../episode/index.js';
 
 const GOAL_MODES = ['human', 'synthetic'] as const;
@@ -44,7 +44,7 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
     schema: options,
     flags: [
       { key: 'goals', flag: '--goals <mode>', description: 'webshop: human (needs items_human_ins.json) or synthetic goals' },
-      { key: 'goalSeed', flag: '--goal-seed <n>', description: 'webshop: goal seed (reference 233)', type: 'number' },
+      { key: 'goalSeed', flag: '--goal-seed <n>', description: 'webshop: goal seed (reference 233)', type: 'integer' },
       { key: 'data', flag: '--data <file>', description: 'dbbench: a task file (the shipped .jsonl format) to play instead of a split; webshop: a goals file (items_human_ins.json format)' },
     ],
   },
@@ -78,7 +78,12 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
     },
   },
   simulation: {
-    params: ['seed', 'faults', 'comply'],
+    params: WEBSHOP_SIM_PARAMS,
+    faults: WEBSHOP_FAULTS,
+    example: 'sim:webshop?seed=2&faults=none,over_budget:0.4',
+    check(params) {
+      parseWebShopSimQuery(params);
+    },
     create(params, { dataDir, taskFile }) {
       const engine = taskFile !== undefined ? loadSharedWebShopEngine(dataDir, 'human', undefined, taskFile) : loadSharedWebShopEngine(dataDir);
       const handler = createWebShopSimHandler({ dataDir, ...parseWebShopSimQuery(params), engine });
@@ -90,7 +95,7 @@ export const webshop = defineBenchmark<z.infer<typeof options>>({
     flags: [
       { key: 'data', flag: '--data <path>', description: 'dbbench: task file in the shipped format (e.g. ../shared/data/dbbench/dev.jsonl); webshop: the WebShop data folder' },
       { key: 'goals', flag: '--goals <mode>', description: 'webshop: human (needs items_human_ins.json) or synthetic (default: human when present)' },
-      { key: 'goalSeed', flag: '--goal-seed <n>', description: 'webshop: goal seed (reference 233)', type: 'number' },
+      { key: 'goalSeed', flag: '--goal-seed <n>', description: 'webshop: goal seed (reference 233)', type: 'integer' },
     ],
     run(o, { dataDir, json, out }) {
       const folder = typeof o.data === 'string' ? o.data : dataDir;

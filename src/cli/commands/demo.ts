@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 
+import { readIntegerOption } from '../../app/integer-option.js';
 import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
 import { ConfigError } from '../../episode/index.js';
 import { benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { simTargetHelp } from '../sim-target-help.js';
 import { improveCommand } from './improve.js';
 
 /** What the demo says before it runs: which parts are real and which are simulated. */
@@ -28,6 +30,15 @@ function taskFileFlags(ctx: CliContext): { key: string; flag: string; descriptio
   return [...flags.values()];
 }
 
+/** `--sim-options` as the `&…` tail of the demo's target SPEC; the seed has its own flag. */
+function demoSimOptions(text: string | undefined): string {
+  if (text === undefined) return '';
+  const query = text.trim().replace(/^[?&]+/, '');
+  if (query === '') throw new ConfigError({ message: '--sim-options is empty; give name=value items joined by &, e.g. faults=none,give_up:1.', field: 'simOptions' });
+  if (new URLSearchParams(query).has('seed')) throw new ConfigError({ message: '--sim-options must not set seed: the demo takes it as --seed.', field: 'simOptions' });
+  return `&${query}`;
+}
+
 export function registerDemoCommand(program: Command, ctx: CliContext): void {
   const first = ctx.registry.all()[0];
   const demoRanges = ctx.registry
@@ -40,6 +51,7 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
     .description(`Run the whole loop offline: simulated target + symbolic engineer on batches of real tasks (${first ? `${first.title} ${first.defaultSplit}` : 'the first benchmark'} by default), then an HTML report.`)
     .option('--bench <bench>', `${benchNames(ctx)} (default ${first?.name ?? 'none'}), or the path of a benchmark module with a simulated target`, first?.name)
     .option('--seed <n>', 'seed of the simulated target', '1')
+    .option('--sim-options <query>', "the simulated target's other parameters, name=value joined by & (e.g. faults=none,give_up:1&latency_ms=300; see below)")
     .option('--tasks <range>', `task indices (default: the benchmark's demo range; ${demoRanges})`)
     .option('--batch-size <n>', 'tasks per batch', '10')
     .option('--concurrency <n>', 'episodes played at once', '4')
@@ -53,7 +65,15 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
   });
   command
     .option('--json', 'print a machine-readable summary on stdout')
-    .action(async (opts: { bench: string; seed: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; new?: boolean; dataDir?: string; protocol?: string; json?: boolean } & Record<string, unknown>) => {
+    .addHelpText('after', () => `
+Examples:
+  harness-r1 demo                                          # ${first ? `${first.title} ${first.defaultSplit}` : 'the first benchmark'}, then open the report it names
+  harness-r1 demo --bench webshop --sim-options latency_ms=300   # at a real server's pace
+  (one example per benchmark below)
+${simTargetHelp(ctx.registry, 'demo')}`)
+    .action(async (opts: { bench: string; seed: string; simOptions?: string; tasks?: string; batchSize: string; concurrency: string; runDir?: string; new?: boolean; dataDir?: string; protocol?: string; json?: boolean } & Record<string, unknown>) => {
+      const seed = readIntegerOption('seed', opts.seed, { min: 0, max: 2 ** 31 - 1 });
+      const simOptions = demoSimOptions(opts.simOptions);
       const definition = await benchmarkOf(ctx, opts.bench);
       if (!definition.simulation) throw new ConfigError({ message: `${definition.name} has no simulated target, so the offline demo cannot run on it.`, field: 'bench' });
       const files = Object.fromEntries(fileKeys.map((k) => [k, typeof opts[k] === 'string' ? (opts[k] as string) : undefined]));
@@ -65,7 +85,7 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
           ...(given === undefined ? { split: definition.defaultSplit, tasks: opts.tasks ?? definition.demo?.tasks } : { tasks: opts.tasks ?? ':' }),
           ...files,
           batchSize: opts.batchSize,
-          target: `sim:${definition.name}?seed=${encodeURIComponent(opts.seed)}`,
+          target: `sim:${definition.name}?seed=${seed}${simOptions}`,
           engineer: 'symbolic',
           concurrency: opts.concurrency,
           banner: demoBanner(definition, given),

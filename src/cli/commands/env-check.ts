@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import { readIntegerOption } from '../../app/integer-option.js';
 import { ConfigError } from '../../episode/index.js';
 import { benchmarkOf, type CliContext } from '../cli-context.js';
 
@@ -31,7 +32,8 @@ export function registerEnvCheckCommand(program: Command, ctx: CliContext): void
     const options: Record<string, unknown> = {};
     for (const flag of check.flags) {
       const value = rest[flag.key];
-      if (value !== undefined) options[flag.key] = flag.type === 'number' && typeof value === 'string' ? Number(value) : value;
+      if (value === undefined) continue;
+      options[flag.key] = flag.type === 'integer' ? readIntegerOption(flag.key, value, flag) : flag.type === 'number' && typeof value === 'string' ? Number(value) : value;
     }
     process.exitCode = await check.run(options, { ...(typeof dataDir === 'string' ? { dataDir } : {}), json: json === true, out: process.stdout });
   });

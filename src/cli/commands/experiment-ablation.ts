@@ -16,7 +16,8 @@ import { AblationOptionsSchema, patchOrRun } from '../../app/experiment-options.
 import { parseWith } from '../../app/options.js';
 import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { checkSpecs } from '../../app/check-specs.js';
 import { experimentStrategyReport, withStrategy } from '../experiment-strategy.js';
 import { experimentDir, experimentOptions, openExperiment, PLAY_OPTION_HELP } from './experiment-setup.js';
 
@@ -45,6 +46,7 @@ export async function ablationCommand(ctx: CliContext, received: Record<string, 
   const o = parseWith(AblationOptionsSchema, own);
   const source = patchOrRun(o);
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  checkSpecs(ctx.registry, [{ bench: (await benchmarkOf(ctx, o.bench)).name, targets: [o.target] }]);
   const root = experimentDir('ablation', o.bench, o.split, o.out);
   const setup = await openExperiment(ctx, o, bench, async () => ({ engineer: { label: 'none (a given patch is ablated)', kind: 'llm', propose: async () => ({ status: 'request_failed', detail: 'the ablation asks no engineer' }) }, close: async () => {} }), root, log);
   try {

@@ -3,6 +3,7 @@ import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
 import type { Engineer } from '../../engineer/engineer.js';
 import type { OpenedBench, OpenedTarget } from '../../experiments/shared/open-cells.js';
 import { flagOf } from '../../app/options.js';
+import { checkSpecs } from '../../app/check-specs.js';
 import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { benchmarkOf, type CliContext } from '../cli-context.js';
 import { resolveDataDir } from '../../config/data-dir.js';
@@ -96,6 +97,9 @@ export async function openMatrix(
   ctx: CliContext, o: CellCommandOptions & { out?: string | undefined }, kind: string, benches: readonly string[], benchReceived: Record<string, unknown>, targets: readonly string[], engineers: readonly string[],
 ): Promise<MatrixSetup> {
   const perBench = await benchOptionsPer(ctx, benches, benchReceived);
+  // Every target on every benchmark it plays, and every engineer, before the run directory is made.
+  const names = await Promise.all(benches.map(async (b) => (await benchmarkOf(ctx, b)).name));
+  checkSpecs(ctx.registry, names.map((name) => ({ bench: name, targets: targets.map((t) => specForBench(t, name)) })), engineers);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const root = experimentDir(kind, benches.join('+'), o.split, o.out);
   const openBench = async (name: string): Promise<OpenedBenchWithEngineers> => {

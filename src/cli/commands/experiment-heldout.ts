@@ -12,7 +12,8 @@ import { resolveEngineer } from '../../app/resolve-engineer.js';
 import { parseModelSpec } from '../../models/model-spec.js';
 import { simSpecs } from '../../app/resolve-target.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { addBenchmarkFlags, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
+import { checkSpecs } from '../../app/check-specs.js';
 import { experimentStrategyReport, withStrategy } from '../experiment-strategy.js';
 import { experimentDir, experimentOptions, openExperiment, PLAY_OPTION_HELP } from './experiment-setup.js';
 
@@ -35,6 +36,7 @@ export async function heldoutCommand(ctx: CliContext, received: Record<string, u
   const source = engineerOrSource(o);
   const editor = editorOf(source);
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  checkSpecs(ctx.registry, [{ bench: (await benchmarkOf(ctx, o.bench)).name, targets: [o.target] }], 'engineer' in source ? [source.engineer] : []);
   const root = experimentDir('heldout', o.bench, o.split, o.out);
   const setup = await openExperiment(ctx, o, bench, async (definition, dataDir) =>
     'patchSource' in source ? { engineer: createPatchSourceEngineer(source.patchSource, definition.name), close: async () => {} } : resolveEngineer(source.engineer, { dataDir }), root, log);

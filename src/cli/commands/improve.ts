@@ -27,6 +27,8 @@ import { engineerOrSource } from '../../app/experiment-options.js';
 import { checkPatchSource, type PatchSourceCheck } from '../../engineer/patch-source-dir.js';
 import { createPatchSourceEngineer } from '../../engineer/patch-source-engineer.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
+import { checkSpecs } from '../../app/check-specs.js';
+import { simTargetHelp } from '../sim-target-help.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
 import { ImproveRunDir } from '../../run-dir/improve-run-dir.js';
 import { IMPROVE_IDENTITY_VERSION, PATCH_SOURCE_ENGINEER, strategyAndTimeout } from '../../run-dir/run-identity.js';
@@ -47,6 +49,7 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const metric: RewardMetric = o.metric ?? definition.evaluation.defaultMetric;
   const dataDir = dataDirFor(definition, o.dataDir);
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
+  checkSpecs(ctx.registry, [{ bench: definition.name, targets: [o.target] }], [o.engineer]);
   // The run directory is locked (and so known to be writable) before anything is opened or played.
   const base = o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
   const { dir: runDir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: o.banner ? 'demo' : 'improve' });
@@ -220,7 +223,7 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .option('--tasks <range>', 'task indices (default 0:10): START:END, 7, or 1,3,9')
     .option('--batch-size <n>', `tasks per batch (reference ${DEFAULT_BATCH_SIZE})`)
     .option('--batches <n>', 'only the first N batches')
-    .option('--target <spec>', `frozen target (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N], scripted:<file>`)
+    .option('--target <spec>', `frozen target (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N&faults=…&latency_ms=N] (parameters below), scripted:<file>`)
     .option('--engineer <spec>', 'engineer: symbolic (built-in, offline; the default), openai:<base-url>#<model>, scripted:<file>')
     .option('--patch-source <dir>', 'replay patches instead of asking an engineer: <dir>/<batch tag>/<bench>.json, e.g. the <run>/patches of a --generate-only run (a missing file is no patch for that batch)')
     .option('--generate-only', 'per batch: baseline, packet, engineer and validation only; valid patches are written to <run-dir>/patches/<batch tag>/<bench>.json, never rerun or scored (status generated)')
@@ -242,6 +245,14 @@ export function registerImproveCommand(program: Command, ctx: CliContext): void 
     .addHelpText(
       'after',
       `
+Examples:
+  harness-r1 improve --bench dbbench --tasks 0:20 --target sim:dbbench                     # offline: simulated target, symbolic engineer
+  harness-r1 improve --bench alfworld --split dev --tasks 0:10 --target sim:alfworld --metric delta_pass_rate
+  harness-r1 improve --bench webshop --tasks 0:10 --target 'sim:webshop?latency_ms=300'   # at a real server's pace
+  harness-r1 improve --bench dbbench --tasks 0:20 --target sim:dbbench --run-dir runs/my-loop   # the same again resumes it
+  harness-r1 improve --bench dbbench --tasks 0:60 --target 'openai:http://127.0.0.1:8000/v1#Qwen/Qwen3-8B' --engineer 'openai:http://127.0.0.1:8001/v1#Qwen/Qwen3-32B'
+${simTargetHelp(ctx.registry, 'improve')}
+
 Every stage leaves a file under <run-dir> (baseline/, batches/<tag>/{metadata,engineer,prompt,verdict,patch,result}.json,
 reruns/<key>/, summary.json); run the same command with the same --run-dir to resume after a crash.
 --generate-only and --patch-source split generation from the rerun (the original's GENERATE_ONLY and

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import { readIntegerOption } from '../../app/integer-option.js';
 import { ConfigError } from '../../episode/index.js';
 import { formatProbeReport, probeToolCalls } from '../../models/probe.js';
 import { describeResponseLimits } from '../../models/response-limits.js';
@@ -9,7 +10,8 @@ import { BenchmarkRegistry } from '../../benchmarks/registry.js';
 
 export interface ProbeCommandOptions {
   model: string;
-  attempts: number;
+  /** A flag's text or a number; read by the shared integer reader (1..20). */
+  attempts: number | string;
   toolChoice: string;
   json?: boolean;
   dataDir?: string;
@@ -20,12 +22,10 @@ export async function probeCommand(o: ProbeCommandOptions, out: NodeJS.WriteStre
   if (o.toolChoice !== 'auto' && o.toolChoice !== 'required') {
     throw new ConfigError({ message: `Unknown --tool-choice '${o.toolChoice}'.`, field: 'toolChoice', allowed: ['auto', 'required'] });
   }
-  if (!Number.isInteger(o.attempts) || o.attempts < 1 || o.attempts > 20) {
-    throw new ConfigError({ message: `--attempts must be an integer from 1 to 20, got ${o.attempts}.`, field: 'attempts' });
-  }
+  const attempts = readIntegerOption('attempts', o.attempts, { min: 1, max: 20 });
   const target = await resolveTarget(o.model, { registry, ...(o.dataDir !== undefined ? { dataDir: o.dataDir } : {}) });
   try {
-    const report = await probeToolCalls(target.model, { attempts: o.attempts, toolChoice: o.toolChoice });
+    const report = await probeToolCalls(target.model, { attempts, toolChoice: o.toolChoice });
     out.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatProbeReport(report)}\n`);
     return report.passed ? EXIT_OK : EXIT_FAILED;
   } finally {
@@ -38,7 +38,7 @@ export function registerProbeCommand(program: Command): void {
     .command('probe')
     .description('Check that a model server returns structured tool calls (tool calls written as text silently score 0).')
     .requiredOption('--model <spec>', "the server: openai:<base-url>#<model>[?options] (options: reasoning, temperature, max_tokens, top_p, seed, tool_choice, parallel_tool_calls, enable_thinking, continue_final_message, timeout, attempts, key_env, and the caps max_body_bytes, max_content_chars, max_reasoning_chars, max_tool_args_chars, max_tool_calls)")
-    .option('--attempts <n>', 'attempts; all must pass', (v) => Number(v), 3)
+    .option('--attempts <n>', 'attempts (1 to 20); all must pass; a permanent network error ends the probe at once', '3')
     .option('--tool-choice <mode>', 'auto (strict, default) or required', 'auto')
     .option('--json', 'machine-readable report')
     .addHelpText(
@@ -53,7 +53,7 @@ Exit 0 when every attempt passed, 1 when any failed, 2 for usage errors.
 Caps on what the server may send (SPEC options, defaults shown; the same for run, improve and --engineer):
 ${describeResponseLimits().map((line) => `  ${line}`).join('\n')}`,
     )
-    .action(async (opts: { model: string; attempts: number; toolChoice: string; json?: boolean }) => {
+    .action(async (opts: { model: string; attempts: string; toolChoice: string; json?: boolean }) => {
       process.exitCode = await probeCommand(opts);
     });
 }

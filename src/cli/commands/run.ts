@@ -31,6 +31,8 @@ import { describeResponseLimits } from '../../models/response-limits.js';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_ENV, resolveMaxRecordBytes } from '../../store/record-size-cap.js';
 import { parseWith, RunOptionsSchema, splitOptions, type RunOptions } from '../../app/options.js';
 import { resolveTarget, simSpecs } from '../../app/resolve-target.js';
+import { checkSpecs } from '../../app/check-specs.js';
+import { simTargetHelp } from '../sim-target-help.js';
 import { addBenchmarkFlags, benchmarkOf, benchNames, protocolHelp, receivedOptions, roundsHelp, splitHelp, type CliContext } from '../cli-context.js';
 
 
@@ -48,6 +50,7 @@ export async function runCommand(ctx: CliContext, received: Record<string, unkno
   if (o.batchSize !== undefined && o.patchSource === undefined) throw new ConfigError({ message: '--batch-size cuts the tasks into the batches of --patch-source; give --patch-source DIR, or leave --batch-size out.', field: 'batchSize' });
   const storeOptions = { maxRecordBytes: resolveMaxRecordBytes(o.maxRecordBytes) };
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
+  checkSpecs(ctx.registry, [{ bench: definition.name, targets: [o.target] }]);
   // The run directory is locked (and so known to be writable) before anything is opened or played.
   const base = o.runDir ?? path.join('runs', `${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
   const { dir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: 'run' });
@@ -202,7 +205,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--bench <bench>', `benchmark (required): ${benchNames(ctx)}, or the path of a benchmark module`)
     .option('--split <split>', `split (${splitHelp(ctx.registry)}); default: the benchmark's first`)
     .option('--tasks <range>', 'task indices: START:END (end exclusive), 7, or 1,3,9 (default: the whole split)')
-    .option('--target <spec>', `target model (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N&faults=…], scripted:<file>`)
+    .option('--target <spec>', `target model (required): openai:<base-url>#<model>, ${simSpecs(ctx.registry).join(', ')}[?seed=N&faults=…&latency_ms=N] (parameters below), scripted:<file>`)
     .option('--concurrency <n>', 'episodes played at once (default 1)')
     .option('--run-dir <dir>', 'where the run is recorded (default runs/<bench>-<split>-<time>)')
     .option('--resume', 'continue the run in --run-dir: skip recorded episodes, play the rest')
@@ -240,6 +243,7 @@ Examples:
   harness-r1 run --bench dbbench --data my-tasks.jsonl --target sim:dbbench              # your own task file
   harness-r1 run --bench alfworld --games my-games.jsonl --target sim:alfworld           # your own games
   harness-r1 run --bench ./my-bench/index.js --target sim:my-bench                       # a benchmark of your own
+${simTargetHelp(ctx.registry, 'run')}
 
 Every finished episode is appended to <run-dir>/episodes.jsonl at once; a killed run loses nothing. When the
 run ends the file is rewritten in task order (then attempt), so the same seed gives the same bytes at any

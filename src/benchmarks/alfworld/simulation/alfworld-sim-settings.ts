@@ -62,3 +62,29 @@ export function parseAlfworldFaultSpec(spec: string): AlfworldFaultRates {
   }
   return rates;
 }
+
+/** The query parameters of `sim:alfworld?…`. */
+export const ALFWORLD_SIM_PARAMS = ['seed', 'faults', 'comply'] as const;
+
+/**
+ * Reads `sim:alfworld?…` parameters into handler options: unknown keys are refused, `seed` must be written
+ * as an integer and `comply` as a number (ranges and the `faults=` items are checked when the settings are
+ * resolved). `latency_ms` never reaches here: the target in front of the simulation takes it.
+ */
+export function alfworldSimOptionsOf(params: URLSearchParams): { seed?: number; comply?: number; faults?: string } {
+  const options: { seed?: number; comply?: number; faults?: string } = {};
+  for (const [key, value] of params) {
+    if (!(ALFWORLD_SIM_PARAMS as readonly string[]).includes(key)) {
+      throw new ConfigError({ message: `Unknown sim:alfworld parameter '${key}'.`, field: 'target', allowed: [...ALFWORLD_SIM_PARAMS, 'latency_ms'] });
+    }
+    if (key === 'seed') {
+      if (!/^\d+$/.test(value.trim())) throw new ConfigError({ message: `sim:alfworld seed must be a non-negative integer, got '${value}'.`, field: 'seed' });
+      options.seed = Number(value);
+    } else if (key === 'comply') {
+      const comply = value.trim() === '' ? Number.NaN : Number(value);
+      if (!Number.isFinite(comply)) throw new ConfigError({ message: `sim:alfworld comply must be a probability in 0..1, got '${value}'.`, field: 'comply' });
+      options.comply = comply;
+    } else options.faults = value;
+  }
+  return options;
+}
