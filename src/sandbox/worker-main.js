@@ -1,8 +1,8 @@
 // Entry point of one sandbox worker process (plain JavaScript: it runs under Node's permission model, which
 // only lets it read this file and Pyodide's directory, so no TypeScript loader can run here).
 //
-// Main thread = supervisor: starts the interpreter thread (IPC carries only start-up, the snapshot and fatal
-// errors) and owns the per-call wall clock: at the deadline it raises KeyboardInterrupt inside Python through
+// Main thread = supervisor: starts the interpreter thread (IPC carries only start-up, the snapshot a cold worker
+// made, and fatal errors) and owns the per-call wall clock: at the deadline it raises KeyboardInterrupt inside Python through
 // Pyodide's interrupt buffer (a SharedArrayBuffer shared with the interpreter thread; this does not work across
 // processes, which is why the supervisor lives in the same process). It learns of calls through the same shared
 // memory, not through messages: one watch loop, asleep while no call runs and woken at most once per call
@@ -37,7 +37,8 @@ const WATCH_IDLE = 2; // 1 while the supervisor sleeps until a call starts (the 
 const BUDGET_MS = 3; // wall-clock budget of the running call
 const GRACE_MS = 4; // how long after the interrupt the supervisor ends the process
 const START_SLOT = 3; // Float64 slot (bytes 24..31): when the running call started, ms since the epoch
-const SHARED_BYTES = 32;
+const CPU_SLOT = 4; // Float64 slot (bytes 32..39): the process's CPU time (user + system, µs) when it started
+const SHARED_BYTES = 40;
 const REQUEST_FD = 0;
 const REPLY_FD = 1;
 const REPLY_HEADER_BYTES = 12; // u32 length of the rest, u32 request id, u32 WebAssembly heap bytes
@@ -65,12 +66,10 @@ function runSupervisor() {
   process.on('disconnect', () => process.exit(0));
   process.on('message', (message) => {
     if (message === null || typeof message !== 'object' || message.type !== 'init' || thread !== undefined) return;
-    // IPC may hand the snapshot over at an unaligned offset; Pyodide needs an aligned buffer of its own.
-    const snapshot = message.init.snapshot ? new Uint8Array(message.init.snapshot) : undefined;
-    const init = { ...message.init, snapshot, shared: buffer };
+    // The snapshot itself does not come through IPC: the interpreter thread reads it from the request pipe.
+    const init = { ...message.init, shared: buffer };
     thread = new Worker(new URL(import.meta.url), {
       workerData: init,
-      transferList: snapshot ? [snapshot.buffer] : [],
       resourceLimits: {
         stackSizeMb: message.init.stackSizeMb,
         maxOldGenerationSizeMb: message.init.jsHeapMb,
@@ -103,8 +102,8 @@ const epochMs = () => performance.timeOrigin + performance.now();
  * The wall clock of every call, from shared memory. The limit is wall-clock time of the hook, but a hook starved
  * of CPU by a loaded machine is not a slow hook: at the deadline, if this process has not yet spent the budget in
  * CPU time, the deadline moves on (up to STARVATION_FACTOR x the budget of wall time). A hook that really computes
- * is interrupted at the budget, as the original's SIGALRM would. CPU time is counted from when the supervisor first
- * sees the call; the time before that counts as if the hook had had the CPU all along (never more lenient).
+ * is interrupted at the budget, as the original's SIGALRM would. The interpreter records the start's wall and CPU
+ * time in shared memory, so the figures are exact however late the supervisor gets to see the call.
  */
 async function watchCalls(shared, started, die) {
   for (;;) {
@@ -117,18 +116,16 @@ async function watchCalls(shared, started, die) {
       continue;
     }
     const startedAt = started[START_SLOT];
+    const cpuAtStart = started[CPU_SLOT];
     const budget = Atomics.load(shared, BUDGET_MS);
     const grace = Atomics.load(shared, GRACE_MS);
     if (Atomics.load(shared, ACTIVE_CALL) !== seq) continue;
-    const seenAt = epochMs();
-    const cpuAtSeen = process.cpuUsage();
-    const unseenMs = Math.max(0, seenAt - startedAt);
     let deadline = startedAt + budget;
     for (;;) {
       await sleep(Math.max(1, deadline - epochMs()));
       if (Atomics.load(shared, ACTIVE_CALL) !== seq) break;
-      const used = process.cpuUsage(cpuAtSeen);
-      const cpuMs = unseenMs + (used.user + used.system) / 1000;
+      const used = process.cpuUsage();
+      const cpuMs = (used.user + used.system - cpuAtStart) / 1000;
       const now = epochMs();
       if (cpuMs < budget && now - startedAt < budget * STARVATION_FACTOR) {
         deadline = now + Math.max(1, budget - cpuMs);
@@ -157,7 +154,7 @@ async function runInterpreter(init) {
   const fatal = (error) => {
     post({ type: 'fatal', message: `interpreter fatal error: ${String(error?.message ?? error).split('\n')[0]}` });
     // Requests are served synchronously (no event loop turns): give the message 20 ms to leave, then stop.
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    pause(20);
     process.exit(70);
   };
 
@@ -185,9 +182,17 @@ async function runInterpreter(init) {
       stderr: () => {},
       checkAPIVersion: true,
     };
-    if (init.snapshot) {
+    // The parent writes the snapshot's bytes to the request pipe before any request: read straight into one
+    // aligned buffer (through IPC it would be buffered, deserialised and copied again, and those copies stay
+    // resident in the supervisor until a garbage collection that an idle supervisor rarely runs).
+    let snapshotBytes;
+    if (init.snapshotBytes > 0) {
+      snapshotBytes = new Uint8Array(init.snapshotBytes);
+      if (!readFully(REQUEST_FD, snapshotBytes)) throw new Error('the memory snapshot did not arrive');
+    }
+    if (snapshotBytes !== undefined) {
       try {
-        py = await loadPyodide({ ...config, _loadSnapshot: init.snapshot });
+        py = await loadPyodide({ ...config, _loadSnapshot: snapshotBytes });
         fromSnapshot = true;
       } catch (error) {
         post({ type: 'log', message: `snapshot load failed, starting cold: ${error?.message ?? error}` });
@@ -268,7 +273,9 @@ async function runInterpreter(init) {
           return api.open(message.episodeId, JSON.stringify(message.sources), message.benchmark ?? '');
         case 'call': {
           seq = seq === 0x7fffffff ? 1 : seq + 1;
+          const cpu = process.cpuUsage();
           startedAt[START_SLOT] = performance.timeOrigin + performance.now();
+          startedAt[CPU_SLOT] = cpu.user + cpu.system;
           Atomics.store(shared, BUDGET_MS, message.timeoutMs);
           Atomics.store(shared, GRACE_MS, message.killGraceMs ?? 100);
           Atomics.store(shared, ACTIVE_CALL, seq);
@@ -323,7 +330,12 @@ async function runInterpreter(init) {
 
 // Blocking reads and writes on the request and reply pipes. The parent's end may leave them non-blocking; then
 // the thread waits a millisecond and tries again.
-const pause = new Int32Array(new SharedArrayBuffer(4));
+// (A function, not a module constant: the thread never finishes the module's top-level await, so constants
+// declared below it are never initialised there.)
+function pause(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 function readFully(fd, buffer) {
   let offset = 0;
   while (offset < buffer.length) {
@@ -332,7 +344,7 @@ function readFully(fd, buffer) {
       n = fs.readSync(fd, buffer, offset, buffer.length - offset, null);
     } catch (error) {
       if (error?.code === 'EAGAIN' || error?.code === 'EINTR') {
-        Atomics.wait(pause, 0, 0, 1);
+        pause(1);
         continue;
       }
       return false;
@@ -350,7 +362,7 @@ function writeFully(fd, buffer) {
       offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);
     } catch (error) {
       if (error?.code === 'EAGAIN' || error?.code === 'EINTR') {
-        Atomics.wait(pause, 0, 0, 1);
+        pause(1);
         continue;
       }
       process.exit(0); // the parent is gone

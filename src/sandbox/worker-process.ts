@@ -75,8 +75,9 @@ const REPLY_HEADER_BYTES = 12;
  * One sandbox worker process, seen from the parent: spawn, requests answered one at a time, a hard
  * deadline per request (SIGKILL when it passes), and an exit that fails whatever was pending.
  *
- * IPC carries start-up, the memory snapshot and fatal errors. Requests go to the worker's interpreter thread
- * directly, as length-prefixed JSON frames on its stdin; replies come back as frames on its stdout (see
+ * IPC carries start-up, the snapshot a cold worker made, and fatal errors. Requests go to the worker's interpreter
+ * thread directly, as length-prefixed JSON frames on its stdin (after the snapshot's bytes, for a worker started
+ * from one); replies come back as frames on its stdout (see
  * `REPLY_HEADER_BYTES`). Only stderr is kept as the output tail.
  */
 export class WorkerProcess {
@@ -138,7 +139,8 @@ export class WorkerProcess {
                 pyodideDir: assets.pyodideDir,
                 validatorSource: assets.validatorSource,
                 runnerSource: assets.runnerSource,
-                snapshot: start.snapshot,
+                // The bytes follow on the request pipe, ahead of any request.
+                snapshotBytes: start.snapshot?.length ?? 0,
                 makeSnapshot: start.makeSnapshot,
                 memoryLimitBytes: options.memoryLimitMb * 1024 * 1024,
                 // Node and Pyodide take about 200 MiB besides the WebAssembly heap.
@@ -153,6 +155,7 @@ export class WorkerProcess {
                 },
               },
             });
+            if (start.snapshot !== undefined) this.child.stdin?.write(start.snapshot);
             return;
           case 'snapshot':
             start.onSnapshot?.(raw.bytes);
