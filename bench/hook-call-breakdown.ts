@@ -9,7 +9,11 @@
  *
  *   npx tsx bench/hook-call-breakdown.ts [--calls 2000]
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+import { resolveDataDir } from '../src/config/data-dir.js';
 
 import { resolveSandboxAssets } from '../src/sandbox/worker-command.js';
 import { CTX } from './hook-call-ctx.js';
@@ -62,6 +66,7 @@ class A(dict):
             return self[name]
         except KeyError:
             raise AttributeError(name) from None
+decoder = json.JSONDecoder(object_hook=A)
 def hook(ctx, nb):
     return {"message": "x"}
 def median_us(fn, n=${calls}, batches=7):
@@ -84,6 +89,7 @@ def with_trace():
 out = {
     'parse_object_hook_us': median_us(lambda: json.loads(ctx_json, object_hook=A)),
     'parse_plain_us': median_us(lambda: json.loads(ctx_json)),
+    'parse_cached_decoder_us': median_us(lambda: decoder.decode(ctx_json)),
     'call_bare_us': median_us(lambda: hook({}, {})),
     'call_settrace_us': median_us(with_trace),
     'has_sys_monitoring': hasattr(sys, 'monitoring'),
@@ -110,6 +116,13 @@ const cases: Array<[string, string, string]> = [
   ['trivial hook, 1.7 KB ctx', 'def hook(ctx, nb):\n    return {"message": "x"}\n', ctxJson],
   ['hook assigning an attribute (shared-state restore), 1.7 KB ctx', 'def hook(ctx, nb):\n    re.error.planted = 1\n    return {"message": "x"}\n', ctxJson],
 ];
+// The corpus hook sandbox-bench.ts also times (about 280 traced lines per call: the line budget's share shows here).
+{
+  const file = path.join(resolveDataDir(), 'patches', 'heldout_generalization', 'harness-r1', 'seed20260721', 'alfworld.json');
+  const patch = JSON.parse(readFileSync(file, 'utf8')) as { actions?: Array<{ hook?: string; code?: string }> };
+  const postStep = patch.actions?.find((a) => a.hook === 'on_post_step')?.code;
+  if (postStep !== undefined) cases.push(['corpus ALFWorld on_post_step (3 helpers), 1.7 KB ctx', postStep, ctxJson]);
+}
 console.log(`hook call breakdown: Node ${process.version}, Pyodide ${py.version} in this process, ${calls} calls`);
 for (const [label, code, ctx] of cases) {
   openEpisode('bench', JSON.stringify([code]), '');
@@ -119,13 +132,15 @@ for (const [label, code, ctx] of cases) {
     const t = performance.now();
     const result = callHook('bench', 0, ctx);
     times.push(performance.now() - t);
-    if (!result.includes('message')) throw new Error(`${label}: ${result}`);
+    if (result.includes('"fault"')) throw new Error(`${label}: ${result}`);
   }
   times.sort((a, b) => a - b);
   console.log(`runner call_hook without transport, ${label}: p50 ${quantile(times, 0.5).toFixed(3)} ms  p99 ${quantile(times, 0.99).toFixed(3)} ms`);
 }
 const us = (k: string): string => `${Number(parts[k]).toFixed(1)} us`;
-console.log(`ctx parse (1.7 KB): json.loads(object_hook=AttrDict) ${us('parse_object_hook_us')}, plain json.loads ${us('parse_plain_us')}`);
+console.log(
+  `ctx parse (1.7 KB): json.loads(object_hook=AttrDict) ${us('parse_object_hook_us')}, one cached JSONDecoder(object_hook=AttrDict) ${us('parse_cached_decoder_us')}, plain json.loads ${us('parse_plain_us')}`,
+);
 console.log(
   `trivial call: bare ${us('call_bare_us')}, under a global settrace ${us('call_settrace_us')}` +
     (parts.has_sys_monitoring ? `, with sys.monitoring LINE events on its code only ${us('call_monitoring_us')}` : '; sys.monitoring not available'),

@@ -299,4 +299,22 @@ describe('sandbox pool', () => {
     expect(fault(over)).toEqual({ kind: 'line_budget', message: 'hook exceeded the 10-line budget' });
     await episode.close();
   });
+
+  it('counts every turn of a loop that stays on one line, on the first call and on later ones alike', async () => {
+    // The loops below never leave their line: only the backward jumps count them. Jumps that never count are
+    // switched off after their first event, which must not change what later calls count.
+    const provider = await createPythonHookProvider(small, [
+      { hook: 'make_pre_hint', code: py('def hook(ctx, nb):', '    t = sum([i for i in range(3) if i >= 0])', '    return {"message": str(t)}') },
+      { hook: 'make_pre_hint', code: py('def hook(ctx, nb):', '    t = sum([i for i in range(30) if i >= 0])', '    return {"message": str(t)}') },
+      { hook: 'make_pre_hint', code: py('def hook(ctx, nb):', '    for i in range(100): pass', '    return {"message": "done"}') },
+    ]);
+    const episode = await provider.openEpisode();
+    for (let round = 0; round < 3; round++) {
+      const [fits, over, oneLineLoop] = await episode.call('make_pre_hint', {});
+      expect(raw(fits)).toEqual({ message: '3' });
+      expect(fault(over)).toEqual({ kind: 'line_budget', message: 'hook exceeded the 10-line budget' });
+      expect(fault(oneLineLoop)).toEqual({ kind: 'line_budget', message: 'hook exceeded the 10-line budget' });
+    }
+    await episode.close();
+  });
 });

@@ -1,18 +1,23 @@
 // Entry point of one sandbox worker process (plain JavaScript: it runs under Node's permission model, which
 // only lets it read this file and Pyodide's directory, so no TypeScript loader can run here).
 //
-// Main thread = supervisor: relays messages between the parent (IPC) and the interpreter thread, and owns the
-// per-call wall clock: at the deadline it raises KeyboardInterrupt inside Python through Pyodide's interrupt
-// buffer (a SharedArrayBuffer shared with the interpreter thread; this does not work across processes, which is
-// why the supervisor lives in the same process). The parent still SIGKILLs the whole process if the
-// interpreter does not stop (C code that never checks for interrupts, e.g. `sum(range(10**13))`, or a blocked
-// thread).
+// Main thread = supervisor: starts the interpreter thread (IPC carries only start-up, the snapshot a cold worker
+// made, and fatal errors) and owns the per-call wall clock: at the deadline it raises KeyboardInterrupt inside Python through
+// Pyodide's interrupt buffer (a SharedArrayBuffer shared with the interpreter thread; this does not work across
+// processes, which is why the supervisor lives in the same process). It learns of calls through the same shared
+// memory, not through messages: one watch loop, asleep while no call runs and woken at most once per call
+// budget while calls run. The parent still SIGKILLs the whole process if the interpreter does not stop (C code
+// that never checks for interrupts, e.g. `sum(range(10**13))`, or a blocked thread).
+//
+// Requests and replies do not pass through the supervisor: the interpreter thread reads length-prefixed
+// request frames from fd 0 and writes reply frames to fd 1 with blocking system calls, so a call costs one
+// wake-up on each side instead of an IPC message and a thread hop each way.
 //
 // Interpreter thread = Pyodide with a large native stack (deep recursion becomes RecursionError instead of a
 // fatal stack overflow), a hard cap on WebAssembly memory (allocation beyond it is a Python MemoryError), no
 // `process.binding` beyond what Pyodide needs, and JS-level network entry points disabled (defence in depth
 // under the network namespace, and the only network barrier where `unshare -n` is unavailable).
-/* global process, URL, setTimeout, clearTimeout, setInterval, performance, WebAssembly */
+/* global process, URL, setTimeout, setInterval, performance, WebAssembly, Buffer */
 import dgram from 'node:dgram';
 import dns from 'node:dns';
 import fs from 'node:fs';
@@ -28,7 +33,16 @@ import workerThreads, { isMainThread, parentPort, Worker, workerData } from 'nod
 
 const INTERRUPT = 0; // Pyodide reads this slot: 2 = SIGINT
 const ACTIVE_CALL = 1; // sequence number of the call the interpreter is running, 0 when idle
-const THREAD_MESSAGES = new Set(['ready', 'snapshot', 'reply', 'fatal', 'log']);
+const WATCH_IDLE = 2; // 1 while the supervisor sleeps until a call starts (the interpreter then wakes it)
+const BUDGET_MS = 3; // wall-clock budget of the running call
+const GRACE_MS = 4; // how long after the interrupt the supervisor ends the process
+const START_SLOT = 3; // Float64 slot (bytes 24..31): when the running call started, ms since the epoch
+const CPU_SLOT = 4; // Float64 slot (bytes 32..39): the process's CPU time (user + system, µs) when it started
+const SHARED_BYTES = 40;
+const REQUEST_FD = 0;
+const REPLY_FD = 1;
+const REPLY_HEADER_BYTES = 12; // u32 length of the rest, u32 request id, u32 WebAssembly heap bytes
+const THREAD_MESSAGES = new Set(['ready', 'snapshot', 'fatal', 'log']);
 // Imported before a memory snapshot is taken, so workers started from it do not import them again.
 const PRELOAD = 'import ast, difflib, io, json, math, re, reprlib, tokenize, types, warnings, encodings.idna';
 
@@ -40,9 +54,9 @@ if (isMainThread) {
 
 function runSupervisor() {
   let thread;
-  let current; // { id, seq, timer }
-  let seq = 0;
-  const shared = new Int32Array(new SharedArrayBuffer(8));
+  const buffer = new SharedArrayBuffer(SHARED_BYTES);
+  const shared = new Int32Array(buffer);
+  const started = new Float64Array(buffer);
 
   const die = (message, code) => {
     send({ type: 'fatal', message });
@@ -51,82 +65,79 @@ function runSupervisor() {
 
   process.on('disconnect', () => process.exit(0));
   process.on('message', (message) => {
-    if (message === null || typeof message !== 'object') return;
-    if (message.type === 'init') {
-      // IPC may hand the snapshot over at an unaligned offset; Pyodide needs an aligned buffer of its own.
-      const snapshot = message.init.snapshot ? new Uint8Array(message.init.snapshot) : undefined;
-      const init = { ...message.init, snapshot, shared: shared.buffer };
-      thread = new Worker(new URL(import.meta.url), {
-        workerData: init,
-        transferList: snapshot ? [snapshot.buffer] : [],
-        resourceLimits: {
-          stackSizeMb: message.init.stackSizeMb,
-          maxOldGenerationSizeMb: message.init.jsHeapMb,
-        },
-        env: {},
-        stdout: false,
-        stderr: false,
-      });
-      thread.on('message', (reply) => {
-        if (reply === null || typeof reply !== 'object' || !THREAD_MESSAGES.has(reply.type)) return;
-        if (reply.type === 'reply') {
-          if (current !== undefined && reply.id === current.id) {
-            clearTimeout(current.timer);
-            clearTimeout(current.killTimer);
-            current = undefined;
-          }
-          if (typeof reply.result !== 'string' || reply.result.length > init.maxReplyChars) {
-            const message = 'the interpreter produced an oversized or malformed reply';
-            reply = { type: 'reply', id: reply.id, heapBytes: reply.heapBytes, result: JSON.stringify({ fault: { kind: 'bad_result', message } }) };
-          }
-        }
-        send(reply);
-      });
-      thread.on('error', (error) => die(`interpreter thread failed: ${error?.message ?? error}`, 70));
-      thread.on('exit', (code) => die(`interpreter thread exited with code ${code}`, 70));
-      // WebAssembly memory is capped inside the thread; this also bounds memory the thread could take any other
-      // way (e.g. ArrayBuffers, which the JS heap limit does not count).
-      setInterval(() => {
-        const rss = process.memoryUsage.rss();
-        if (rss > init.rssLimitBytes) die(`worker memory (RSS ${Math.round(rss / 1048576)} MiB) exceeded its limit`, 71);
-      }, 100);
-      return;
-    }
-    if (thread === undefined) return;
-    if (message.type === 'call') {
-      seq = seq === 0x7fffffff ? 1 : seq + 1;
-      const callSeq = seq;
-      // The limit is wall-clock time of the hook, but a hook starved of CPU by a loaded machine is not a slow
-      // hook: at the deadline, if this process has not yet spent the budget in CPU time, the deadline moves
-      // on (up to STARVATION_FACTOR x the budget of wall time). A hook that really computes is interrupted
-      // at the budget, as the original's SIGALRM would.
-      const budget = message.timeoutMs;
-      const cpuAtStart = process.cpuUsage();
-      const wallAtStart = performance.now();
-      const entry = { id: message.id, timer: undefined, killTimer: undefined };
-      const check = () => {
-        if (current !== entry) return;
-        const used = process.cpuUsage(cpuAtStart);
-        const cpuMs = (used.user + used.system) / 1000;
-        const wallMs = performance.now() - wallAtStart;
-        if (cpuMs < budget && wallMs < budget * STARVATION_FACTOR) {
-          entry.timer = setTimeout(check, Math.max(1, budget - cpuMs));
-          return;
-        }
-        if (Atomics.load(shared, ACTIVE_CALL) === callSeq) Atomics.store(shared, INTERRUPT, 2);
-        // C code that never checks for interrupts keeps running: end the process after the grace period.
-        entry.killTimer = setTimeout(() => {
-          if (current === entry) die('hook exceeded its wall-clock limit and ignored the interrupt', 72);
-        }, message.killGraceMs ?? 100);
-      };
-      entry.timer = setTimeout(check, budget);
-      current = entry;
-      thread.postMessage({ ...message, seq: callSeq });
-      return;
-    }
-    thread.postMessage(message);
+    if (message === null || typeof message !== 'object' || message.type !== 'init' || thread !== undefined) return;
+    // The snapshot itself does not come through IPC: the interpreter thread reads it from the request pipe.
+    const init = { ...message.init, shared: buffer };
+    thread = new Worker(new URL(import.meta.url), {
+      workerData: init,
+      resourceLimits: {
+        stackSizeMb: message.init.stackSizeMb,
+        maxOldGenerationSizeMb: message.init.jsHeapMb,
+      },
+      env: {},
+      stdout: false,
+      stderr: false,
+    });
+    thread.on('message', (reply) => {
+      if (reply === null || typeof reply !== 'object' || !THREAD_MESSAGES.has(reply.type)) return;
+      send(reply);
+    });
+    thread.on('error', (error) => die(`interpreter thread failed: ${error?.message ?? error}`, 70));
+    thread.on('exit', (code) => die(`interpreter thread exited with code ${code}`, 70));
+    // WebAssembly memory is capped inside the thread; this also bounds memory the thread could take any other
+    // way (e.g. ArrayBuffers, which the JS heap limit does not count).
+    setInterval(() => {
+      const rss = process.memoryUsage.rss();
+      if (rss > init.rssLimitBytes) die(`worker memory (RSS ${Math.round(rss / 1048576)} MiB) exceeded its limit`, 71);
+    }, 100);
+    void watchCalls(shared, started, die);
   });
   send({ type: 'spawned' });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const epochMs = () => performance.timeOrigin + performance.now();
+
+/**
+ * The wall clock of every call, from shared memory. The limit is wall-clock time of the hook, but a hook starved
+ * of CPU by a loaded machine is not a slow hook: at the deadline, if this process has not yet spent the budget in
+ * CPU time, the deadline moves on (up to STARVATION_FACTOR x the budget of wall time). A hook that really computes
+ * is interrupted at the budget, as the original's SIGALRM would. The interpreter records the start's wall and CPU
+ * time in shared memory, so the figures are exact however late the supervisor gets to see the call.
+ */
+async function watchCalls(shared, started, die) {
+  for (;;) {
+    const seq = Atomics.load(shared, ACTIVE_CALL);
+    if (seq === 0) {
+      Atomics.store(shared, WATCH_IDLE, 1);
+      const wait = Atomics.waitAsync(shared, ACTIVE_CALL, 0);
+      if (wait.async) await wait.value;
+      Atomics.store(shared, WATCH_IDLE, 0);
+      continue;
+    }
+    const startedAt = started[START_SLOT];
+    const cpuAtStart = started[CPU_SLOT];
+    const budget = Atomics.load(shared, BUDGET_MS);
+    const grace = Atomics.load(shared, GRACE_MS);
+    if (Atomics.load(shared, ACTIVE_CALL) !== seq) continue;
+    let deadline = startedAt + budget;
+    for (;;) {
+      await sleep(Math.max(1, deadline - epochMs()));
+      if (Atomics.load(shared, ACTIVE_CALL) !== seq) break;
+      const used = process.cpuUsage();
+      const cpuMs = (used.user + used.system - cpuAtStart) / 1000;
+      const now = epochMs();
+      if (cpuMs < budget && now - startedAt < budget * STARVATION_FACTOR) {
+        deadline = now + Math.max(1, budget - cpuMs);
+        continue;
+      }
+      Atomics.store(shared, INTERRUPT, 2);
+      // C code that never checks for interrupts keeps running: end the process after the grace period.
+      await sleep(grace);
+      if (Atomics.load(shared, ACTIVE_CALL) === seq) die('hook exceeded its wall-clock limit and ignored the interrupt', 72);
+      break;
+    }
+  }
 }
 
 /** How many times its budget in wall time a CPU-starved hook may take before it is interrupted anyway. */
@@ -138,10 +149,13 @@ function send(message) {
 
 async function runInterpreter(init) {
   const shared = new Int32Array(init.shared);
+  const startedAt = new Float64Array(init.shared);
   const post = (message, transfer) => parentPort.postMessage(message, transfer);
   const fatal = (error) => {
     post({ type: 'fatal', message: `interpreter fatal error: ${String(error?.message ?? error).split('\n')[0]}` });
-    setTimeout(() => process.exit(70), 20);
+    // Requests are served synchronously (no event loop turns): give the message 20 ms to leave, then stop.
+    pause(20);
+    process.exit(70);
   };
 
   lockProcessBinding();
@@ -168,9 +182,17 @@ async function runInterpreter(init) {
       stderr: () => {},
       checkAPIVersion: true,
     };
-    if (init.snapshot) {
+    // The parent writes the snapshot's bytes to the request pipe before any request: read straight into one
+    // aligned buffer (through IPC it would be buffered, deserialised and copied again, and those copies stay
+    // resident in the supervisor until a garbage collection that an idle supervisor rarely runs).
+    let snapshotBytes;
+    if (init.snapshotBytes > 0) {
+      snapshotBytes = new Uint8Array(init.snapshotBytes);
+      if (!readFully(REQUEST_FD, snapshotBytes)) throw new Error('the memory snapshot did not arrive');
+    }
+    if (snapshotBytes !== undefined) {
       try {
-        py = await loadPyodide({ ...config, _loadSnapshot: init.snapshot });
+        py = await loadPyodide({ ...config, _loadSnapshot: snapshotBytes });
         fromSnapshot = true;
       } catch (error) {
         post({ type: 'log', message: `snapshot load failed, starting cold: ${error?.message ?? error}` });
@@ -238,48 +260,114 @@ async function runInterpreter(init) {
   }
   post(ready);
 
-  parentPort.on('message', (message) => {
-    let result;
+  // From here on the thread only serves requests, one at a time, with blocking reads and writes.
+  let seq = 0;
+  const handle = (message) => {
     // A late interrupt aimed at the previous call must not hit this request.
     Atomics.store(shared, INTERRUPT, 0);
     try {
       switch (message.type) {
         case 'validate':
-          result = api.validate(message.source, message.benchmark ?? '');
-          break;
+          return api.validate(message.source, message.benchmark ?? '');
         case 'open':
-          result = api.open(message.episodeId, JSON.stringify(message.sources), message.benchmark ?? '');
-          break;
-        case 'call':
-          Atomics.store(shared, ACTIVE_CALL, message.seq);
+          return api.open(message.episodeId, JSON.stringify(message.sources), message.benchmark ?? '');
+        case 'call': {
+          seq = seq === 0x7fffffff ? 1 : seq + 1;
+          const cpu = process.cpuUsage();
+          startedAt[START_SLOT] = performance.timeOrigin + performance.now();
+          startedAt[CPU_SLOT] = cpu.user + cpu.system;
+          Atomics.store(shared, BUDGET_MS, message.timeoutMs);
+          Atomics.store(shared, GRACE_MS, message.killGraceMs ?? 100);
+          Atomics.store(shared, ACTIVE_CALL, seq);
+          if (Atomics.load(shared, WATCH_IDLE) === 1) Atomics.notify(shared, ACTIVE_CALL);
           try {
-            result = api.call(message.episodeId, message.hookIndex, message.ctx);
+            return api.call(message.episodeId, message.hookIndex, message.ctx);
           } finally {
             Atomics.store(shared, ACTIVE_CALL, 0);
           }
-          break;
+        }
         case 'close':
-          result = String(api.close(message.episodeId));
-          break;
+          return String(api.close(message.episodeId));
         case 'inspect':
-          result = api.inspect();
-          break;
+          return api.inspect();
         default:
-          result = JSON.stringify({ error: `unknown message type ${String(message.type)}` });
+          return JSON.stringify({ error: `unknown message type ${String(message.type)}` });
       }
     } catch (error) {
-      if (error?.pyodide_fatal_error || /fatal/i.test(String(error?.message))) {
-        fatal(error);
-        return;
-      }
+      if (error?.pyodide_fatal_error || /fatal/i.test(String(error?.message))) fatal(error);
       const text = String(error?.message ?? error);
       // An interrupt that lands outside the runner's own handlers is still the wall clock.
-      result = /KeyboardInterrupt/.test(text)
+      return /KeyboardInterrupt/.test(text)
         ? JSON.stringify({ fault: { kind: 'timeout', message: 'hook exceeded its wall-clock limit (interrupted)' } })
         : JSON.stringify({ error: text.slice(-500) });
     }
-    post({ type: 'reply', id: message.id, result, heapBytes: heapBytes() });
-  });
+  };
+  const header = Buffer.alloc(4);
+  for (;;) {
+    if (!readFully(REQUEST_FD, header)) process.exit(0); // the parent is gone
+    const body = Buffer.allocUnsafe(header.readUInt32LE(0));
+    if (!readFully(REQUEST_FD, body)) process.exit(0);
+    let message;
+    try {
+      message = JSON.parse(body.toString('utf8'));
+    } catch {
+      fatal(new Error('malformed request frame'));
+    }
+    let result = handle(message);
+    if (typeof result !== 'string' || result.length > init.maxReplyChars) {
+      const text = 'the interpreter produced an oversized or malformed reply';
+      result = JSON.stringify({ fault: { kind: 'bad_result', message: text } });
+    }
+    const payload = Buffer.from(result, 'utf8');
+    const frame = Buffer.allocUnsafe(REPLY_HEADER_BYTES + payload.length);
+    frame.writeUInt32LE(payload.length + REPLY_HEADER_BYTES - 4, 0);
+    frame.writeUInt32LE(message.id >>> 0, 4);
+    frame.writeUInt32LE(Math.min(heapBytes(), 0xffffffff), 8);
+    payload.copy(frame, REPLY_HEADER_BYTES);
+    writeFully(REPLY_FD, frame);
+  }
+}
+
+// Blocking reads and writes on the request and reply pipes. The parent's end may leave them non-blocking; then
+// the thread waits a millisecond and tries again.
+// (A function, not a module constant: the thread never finishes the module's top-level await, so constants
+// declared below it are never initialised there.)
+function pause(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function readFully(fd, buffer) {
+  let offset = 0;
+  while (offset < buffer.length) {
+    let n;
+    try {
+      n = fs.readSync(fd, buffer, offset, buffer.length - offset, null);
+    } catch (error) {
+      if (error?.code === 'EAGAIN' || error?.code === 'EINTR') {
+        pause(1);
+        continue;
+      }
+      return false;
+    }
+    if (n === 0) return false;
+    offset += n;
+  }
+  return true;
+}
+
+function writeFully(fd, buffer) {
+  let offset = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);
+    } catch (error) {
+      if (error?.code === 'EAGAIN' || error?.code === 'EINTR') {
+        pause(1);
+        continue;
+      }
+      process.exit(0); // the parent is gone
+    }
+  }
 }
 
 function lockProcessBinding() {

@@ -46,7 +46,6 @@ type WorkerMessage =
   | { type: 'spawned' }
   | ({ type: 'ready' } & WorkerReadyInfo)
   | { type: 'snapshot'; bytes: Uint8Array }
-  | { type: 'reply'; id: number; result: string; heapBytes: number }
   | { type: 'fatal'; message: string }
   | { type: 'log'; message: string };
 
@@ -69,10 +68,17 @@ export interface WorkerStartOptions {
 }
 
 const OUTPUT_TAIL_CHARS = 4000;
+/** Reply frame: u32 length of the rest, u32 request id, u32 WebAssembly heap bytes, then the result as UTF-8. */
+const REPLY_HEADER_BYTES = 12;
 
 /**
  * One sandbox worker process, seen from the parent: spawn, requests answered one at a time, a hard
  * deadline per request (SIGKILL when it passes), and an exit that fails whatever was pending.
+ *
+ * IPC carries start-up, the snapshot a cold worker made, and fatal errors. Requests go to the worker's interpreter
+ * thread directly, as length-prefixed JSON frames on its stdin (after the snapshot's bytes, for a worker started
+ * from one); replies come back as frames on its stdout (see
+ * `REPLY_HEADER_BYTES`). Only stderr is kept as the output tail.
  */
 export class WorkerProcess {
   readonly id: number;
@@ -94,6 +100,8 @@ export class WorkerProcess {
   private killReason: WorkerExitReason | undefined;
   private fatalMessage: string | undefined;
   private output = '';
+  private replyBuffer: Buffer = Buffer.alloc(0);
+  private readonly maxReplyBytes: number;
   private readonly exitListeners = new Set<(worker: WorkerProcess) => void>();
 
   constructor(start: WorkerStartOptions) {
@@ -101,8 +109,10 @@ export class WorkerProcess {
     const { assets, options, network } = start;
     const nodeArgs = buildWorkerArgs({ pyodideDir: assets.pyodideDir, workerScript: assets.workerScript });
     const [command, ...prefixArgs] = [...network.prefix, process.execPath];
+    // A result may be up to maxResultChars of JSON; UTF-8 takes at most 3 bytes per UTF-16 unit.
+    this.maxReplyBytes = (options.maxResultChars + 10_000) * 3 + REPLY_HEADER_BYTES;
     this.child = spawn(command ?? process.execPath, [...prefixArgs, ...nodeArgs], {
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
       env: { PYTHONHASHSEED: '0' },
       cwd: assets.pyodideDir,
@@ -110,8 +120,10 @@ export class WorkerProcess {
     const keepTail = (chunk: Buffer): void => {
       this.output = (this.output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
     };
-    this.child.stdout?.on('data', keepTail);
     this.child.stderr?.on('data', keepTail);
+    this.child.stdout?.on('data', (chunk: Buffer) => this.onReplyData(chunk));
+    // Writes to a worker that just died fail with EPIPE; its exit is handled below.
+    this.child.stdin?.on('error', () => undefined);
 
     let startTimer: NodeJS.Timeout | undefined;
     this.ready = new Promise<WorkerReadyInfo>((resolve, reject) => {
@@ -127,7 +139,8 @@ export class WorkerProcess {
                 pyodideDir: assets.pyodideDir,
                 validatorSource: assets.validatorSource,
                 runnerSource: assets.runnerSource,
-                snapshot: start.snapshot,
+                // The bytes follow on the request pipe, ahead of any request.
+                snapshotBytes: start.snapshot?.length ?? 0,
                 makeSnapshot: start.makeSnapshot,
                 memoryLimitBytes: options.memoryLimitMb * 1024 * 1024,
                 // Node and Pyodide take about 200 MiB besides the WebAssembly heap.
@@ -142,6 +155,7 @@ export class WorkerProcess {
                 },
               },
             });
+            if (start.snapshot !== undefined) this.child.stdin?.write(start.snapshot);
             return;
           case 'snapshot':
             start.onSnapshot?.(raw.bytes);
@@ -156,9 +170,6 @@ export class WorkerProcess {
             this.pump();
             return;
           }
-          case 'reply':
-            this.onReply(raw.id, raw.result, raw.heapBytes);
-            return;
           case 'fatal':
             this.fatalMessage ??= raw.message;
             return;
@@ -236,7 +247,30 @@ export class WorkerProcess {
       this.kill('timeout', `request exceeded its ${next.deadlineMs} ms deadline`);
     }, next.deadlineMs);
     if (next.message.type === 'call') this.calls++;
-    this.child.send(next.message);
+    const body = Buffer.from(JSON.stringify(next.message), 'utf8');
+    const frame = Buffer.allocUnsafe(4 + body.length);
+    frame.writeUInt32LE(body.length, 0);
+    body.copy(frame, 4);
+    this.child.stdin?.write(frame);
+  }
+
+  private onReplyData(chunk: Buffer): void {
+    this.replyBuffer = this.replyBuffer.length === 0 ? chunk : Buffer.concat([this.replyBuffer, chunk]);
+    while (this.replyBuffer.length >= 4) {
+      const length = this.replyBuffer.readUInt32LE(0);
+      // Only an interpreter that escaped the runner can write frames like these.
+      if (length < REPLY_HEADER_BYTES - 4 || length + 4 > this.maxReplyBytes) {
+        this.replyBuffer = Buffer.alloc(0);
+        this.kill('fatal', 'the interpreter produced an oversized or malformed reply');
+        return;
+      }
+      if (this.replyBuffer.length < length + 4) return;
+      const id = this.replyBuffer.readUInt32LE(4);
+      const heapBytes = this.replyBuffer.readUInt32LE(8);
+      const result = this.replyBuffer.toString('utf8', REPLY_HEADER_BYTES, length + 4);
+      this.replyBuffer = this.replyBuffer.subarray(length + 4);
+      this.onReply(id, result, heapBytes);
+    }
   }
 
   private onReply(id: number, result: string, heapBytes: number): void {

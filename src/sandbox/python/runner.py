@@ -373,27 +373,38 @@ def shared_state_fingerprint():
 # line is followed by that line's LINE event).
 _MONITOR = sys.monitoring
 _TOOL = 4  # an unnamed tool id; nothing else in the worker uses sys.monitoring
-_budget = {'armed': False, 'left': 0}
+# Lines left in the running call's budget. Disarmed (no call running) it is so large that it never runs out, so the
+# LINE callback, called for every line of hook code, is one decrement and one comparison on a local.
+_UNARMED = 1 << 62
+_budget_left = [_UNARMED]
 # id(hook code object) -> (weak reference to it, {bytecode offset: line}), filled when an episode opens and
 # dropped when the code object dies. Keyed by identity: equal code objects (the same helper in two patches) are
 # distinct objects with events of their own.
 _line_maps = {}
 
 
-def _on_line(code, line):
-    if _budget['armed']:
-        _budget['left'] -= 1
-        if _budget['left'] < 0:
-            raise LineBudgetExceeded()
+def _on_line(code, line, left=_budget_left):
+    left[0] -= 1
+    if left[0] < 0:
+        raise LineBudgetExceeded()
 
 
-def _on_jump(code, source, target):
-    if target < source and _budget['armed']:
-        entry = _line_maps.get(id(code))
-        if entry is not None and entry[0]() is code and entry[1].get(source) == entry[1].get(target):
-            _budget['left'] -= 1
-            if _budget['left'] < 0:
-                raise LineBudgetExceeded()
+def _on_jump(code, source, target, left=_budget_left):
+    # Only a backward jump that stays on its line is counted (a jump to another line is followed by that line's
+    # LINE event). Whether a jump counts depends only on where it is, so every other jump location is switched
+    # off for good after its first event (DISABLE is per code location and tool): it costs nothing afterwards.
+    if target >= source:
+        return _MONITOR.DISABLE
+    entry = _line_maps.get(id(code))
+    if entry is None or entry[0]() is not code:
+        return None
+    lines = entry[1]
+    if lines.get(source) != lines.get(target):
+        return _MONITOR.DISABLE
+    left[0] -= 1
+    if left[0] < 0:
+        raise LineBudgetExceeded()
+    return None
 
 
 _MONITOR.use_tool_id(_TOOL, 'hook line budget')
@@ -503,9 +514,15 @@ def _big_int_marker(value):
     return {'$pyType': 'int', 'pyRepr': text[:200]}
 
 
+# One decoder and one encoder for every call: `json.loads`/`json.dumps` with options build a new one (and its
+# scanner) per call, which costs more than parsing a 1.7 KB ctx.
+_CTX_DECODER = json.JSONDecoder(object_hook=AttrDict)
+_RESULT_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(',', ':'))
+
+
 def _serialize(result):
     try:
-        text = json.dumps({'raw': _jsonable(result)}, ensure_ascii=False, allow_nan=False, separators=(',', ':'))
+        text = _RESULT_ENCODER.encode({'raw': _jsonable(result)})
     except _BadResult as bad:
         return _fault('bad_result', str(bad))
     except MemoryError:
@@ -520,17 +537,16 @@ def _serialize(result):
 
 def _run(function, ctx_json, nb):
     try:
-        ctx = json.loads(ctx_json, object_hook=AttrDict)
+        ctx = _CTX_DECODER.decode(ctx_json)
     except Exception as error:
         return _fault('exception', 'ctx is not valid JSON: %s' % _describe(error))
-    _budget['left'] = _settings['line_budget']
-    _budget['armed'] = True
+    _budget_left[0] = _settings['line_budget']
     _guard['armed'] = not _settings['unvalidated']
     try:
         result = function(ctx, nb)
     finally:
         _guard['armed'] = False
-        _budget['armed'] = False
+        _budget_left[0] = _UNARMED
     return _serialize(result)
 
 
