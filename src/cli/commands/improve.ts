@@ -49,7 +49,7 @@ export async function improveCommand(ctx: CliContext, received: Record<string, u
   const metric: RewardMetric = o.metric ?? definition.evaluation.defaultMetric;
   const dataDir = dataDirFor(definition, o.dataDir);
   const { split, taskFile } = chooseSplit(definition, o.split, benchOptions);
-  checkSpecs(ctx.registry, [{ bench: definition.name, targets: [o.target] }], [o.engineer]);
+  checkSpecs(ctx.registry, [{ bench: definition.name, targets: [o.target] }], 'engineer' in source ? [source.engineer] : []);
   // The run directory is locked (and so known to be writable) before anything is opened or played.
   const base = o.runDir ?? path.join('runs', `improve-${definition.name}-${split.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}`);
   const { dir: runDir, lock } = lockRunDir(base, { fresh: o.new === true || o.runDir === undefined, command: o.banner ? 'demo' : 'improve' });
