@@ -1,4 +1,4 @@
-import type { EpisodeRecord } from '../episode/index.js';
+import type { EpisodeRecord, EvalStatus } from '../episode/index.js';
 import { successAt2, type SuccessAt2 } from './success-at-2.js';
 
 /** One batch's success@2, before and with its patch (the rerun where the patch was installed, else the baseline). */
@@ -11,7 +11,7 @@ export interface BatchSuccessAt2 {
 /** What a batch contributes: its scored tasks, its status and the final records of its rerun (null when it has none). */
 export interface BatchAt2Input {
   tag: string;
-  status: string;
+  status: EvalStatus;
   /** The batch's scored tasks (the keys of its result's baseline rewards). */
   tasks: readonly number[];
   rerun: readonly EpisodeRecord[] | null;
