@@ -29,7 +29,7 @@ interface Strategy<A> { name: string; reward: string; successAt2: A }
 let improve: { strategy: Strategy<{ baseline: At2Figures; batches: { tag: string; baseline: At2Figures; patched: At2Figures }[] }> };
 let heldout: { strategy: Strategy<StoreAt2[]>; seeds: { seed: number }[] };
 let ablation: { strategy: Strategy<StoreAt2[]>; rows: { arm: string; label: string; sameAsFull: boolean; runs: string[] }[] };
-let transfer: TransferArtifact & { strategy: string };
+let transfer: TransferArtifact & { strategy: Strategy<StoreAt2[]> };
 
 const page = (kind: keyof typeof dirs) => readFileSync(path.join(dirs[kind], 'report.html'), 'utf8');
 
@@ -111,7 +111,8 @@ describe('report pages of runs played with --strategy reflection', () => {
   });
 
   it('transfer: each cell\'s success@2 (baseline and patched) in transfer.json, --json, the summary and its own page table — never in the heatmap', async () => {
-    expect(transfer.strategy).toBe('reflection');
+    expect(transfer.targetStrategy).toBe('reflection');
+    expect(transfer.strategy).toMatchObject({ name: 'reflection', reward: 'success@1' });
     const stored = JSON.parse(readFileSync(path.join(dirs.transfer, 'transfer.json'), 'utf8')) as TransferArtifact;
     const cell = transfer.cells[0]!;
     expect(stored.cells[0]!.successAt2).toEqual(cell.successAt2);

@@ -68,8 +68,8 @@ export interface TransferArtifact {
   schemaVersion: 1;
   kind: 'transfer';
   labels: string[];
-  /** The baseline target strategy every cell was played with (absent: the plain target). */
-  strategy?: string;
+  /** The baseline target strategy every cell was played with (absent: the plain target; `--json`'s `strategy` is the report object). */
+  targetStrategy?: string;
   benches: TransferBench[];
   targets: TransferTarget[];
   engineer: { label: string; symbolic: boolean };
@@ -109,7 +109,7 @@ export function summarizeTransfer(input: TransferSummaryInput): TransferArtifact
     schemaVersion: 1,
     kind: 'transfer',
     labels,
-    ...(input.strategy ? { strategy: input.strategy } : {}),
+    ...(input.strategy ? { targetStrategy: input.strategy } : {}),
     benches: input.benches,
     targets: input.targets,
     engineer: input.engineer,

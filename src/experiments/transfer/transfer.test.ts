@@ -68,7 +68,7 @@ describe('summarizeTransfer', () => {
     };
     const plain = summarizeTransfer({ ...input, cells: [cell('x', 'A', [1, 0, 0, 0], [1, 1, 0, 0])] });
     const withAt2 = summarizeTransfer({ ...input, strategy: 'reflection', cells: [{ ...cell('x', 'A', [1, 0, 0, 0], [1, 1, 0, 0]), successAt2: { baseline: at2(2), patched: at2(3) } }] });
-    expect(withAt2.strategy).toBe('reflection');
+    expect(withAt2.targetStrategy).toBe('reflection');
     expect(withAt2.cells[0]!.successAt2).toEqual({ baseline: at2(2), patched: at2(3) });
     expect(withAt2.cells[0]!.counts).toEqual(plain.cells[0]!.counts);
     expect(withAt2.overall).toEqual(plain.overall);

@@ -71,5 +71,5 @@ export function loadTransferPage(reader: ExperimentReader): TransferPageModel {
     }));
     return { cell, baselineStore, batches, tasks };
   });
-  return { name: reader.run.root.split(/[\\/]/).pop() ?? '', artifact, cells, strategy: artifact.strategy ?? strategyOf(reader.identity.settings) };
+  return { name: reader.run.root.split(/[\\/]/).pop() ?? '', artifact, cells, strategy: artifact.targetStrategy ?? strategyOf(reader.identity.settings) };
 }
