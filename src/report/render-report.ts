@@ -14,6 +14,8 @@ import { renderPageShell } from './page-shell.js';
 import { renderEpisode, renderHookFirings } from './render-episode.js';
 import { modelTurnHealthOf, renderModelTurnBanners, renderModelTurnCounts } from './render-model-turns.js';
 import { renderBatchPatch } from './render-patch.js';
+import { at2Cells, at2Headings, improveStrategyView } from './improve-at2.js';
+import { at2Heading, at2Text, strategyNote } from './strategy-parts.js';
 import { buildTaskRows, type TaskChange, type TaskRow } from './task-rows.js';
 
 export interface RenderReportOptions {
@@ -147,6 +149,7 @@ function renderImprove(a: ImproveArtifacts, p: Provenance, badges: Badges, chart
   }
   const statuses = Object.entries(t.byStatus);
   const excluded = a.batches.flatMap((b) => b.result.excludedTasks);
+  const strategy = improveStrategyView(a);
   return html`<section id="summary"><h2>Summary ${badges.both}</h2>
 <div class="cards">
 ${card('Baseline passed', formatPassCount(t.baselinePass, t.tasks), 'baseline-pass')}
@@ -154,8 +157,10 @@ ${card('Patched passed', formatPassCount(t.patchedPass, t.tasks), 'patched-pass'
 ${card('Change in passes', html`${formatSigned(deltaPasses, 0)} (${formatPoints(t.tasks === 0 ? 0 : deltaPasses / t.tasks)})`, 'delta-pass', tone(deltaPasses))}
 ${card(`Mean batch reward (${a.batches[0]?.result.reward.metric ?? 'delta_pass_rate'})`, formatSigned(t.meanScore), 'mean-score', tone(t.meanScore))}
 ${card('Batches scored', `${t.scored}/${t.batches}`, 'batches-scored')}
-${card('Rescued / regressed', html`<span class="pos">${rescued}</span> / <span class="neg">${regressed}</span>`, 'flips')}
-</div>
+${card('Rescued / regressed', html`<span class="pos">${rescued}</span> / <span class="neg">${regressed}</span>`, 'flips')}${strategy.at2 ? html`
+${card(`${at2Heading('Baseline')} (Reflection)`, at2Text(strategy.at2.baseline), 'baseline-at2')}` : ''}
+</div>${strategy.strategy ? html`
+${strategyNote(strategy.strategy, 'the baseline and every rerun')}` : ''}
 <p>Statuses: ${statuses.length === 0 ? 'none' : statuses.map(([k, n], i) => html`${i > 0 ? ', ' : ''}<span class="status ${k}">${k}</span> ×${n}`)}.
 Target: <code>${p.targetLabel}</code> ${badges.target}. Engineer: <code>${p.engineerLabel ?? ''}</code> ${badges.engineer}.</p>
 ${renderModelTurnCounts(health)}
@@ -165,12 +170,12 @@ ${excluded.length > 0 ? html`<p class="muted">Excluded from scoring because thei
 ${renderCharts(charts, badges)}
 <section id="batches"><h2>Per batch ${badges.both}</h2>
 <table class="batches"><caption>Passes before and after each batch's patch, the delta it was credited, its flips and the hook effects its rerun applied. Tasks excluded for baseline infrastructure failures are not counted.</caption>
-<thead><tr><th>batch</th><th class="num">tasks</th><th class="num">baseline</th><th class="num">patched</th><th class="num">Δ pass rate</th><th class="num">reward</th><th>rescued</th><th>regressed</th><th>status</th><th class="num">hook effects</th><th class="num">hook faults</th></tr></thead>
+<thead><tr><th>batch</th><th class="num">tasks</th><th class="num">baseline</th><th class="num">patched</th><th class="num">Δ pass rate</th><th class="num">reward</th><th>rescued</th><th>regressed</th><th>status</th><th class="num">hook effects</th><th class="num">hook faults</th>${at2Headings(strategy)}</tr></thead>
 <tbody>${a.batches.map((b) => {
     const r = b.result;
     const raw = r.reward.raw;
     const tasks = Object.keys(r.baseline.rewards).length;
-    return html`<tr data-batch="${b.tag}"><td><a href="#patch-${slug(b.tag)}">${b.tag}</a></td><td class="num">${tasks}${r.excludedTasks.length > 0 ? html` <span class="muted">(+${r.excludedTasks.length} excl.)</span>` : ''}</td><td class="num">${r.baseline.pass}</td><td class="num">${r.patched ? r.patched.pass : '—'}</td><td class="num ${raw ? tone(raw.deltaPassRate) : ''}">${raw ? formatPoints(raw.deltaPassRate) : '—'}</td><td class="num ${tone(r.reward.score)}">${formatSigned(r.reward.score)}</td><td>${raw && raw.rescued.length > 0 ? raw.rescued.map((i, k) => html`${k > 0 ? ' ' : ''}<a href="#${taskAnchor(i)}">${i}</a>`) : '—'}</td><td>${raw && raw.regressed.length > 0 ? raw.regressed.map((i, k) => html`${k > 0 ? ' ' : ''}<a href="#${taskAnchor(i)}">${i}</a>`) : '—'}</td><td><span class="status ${r.status}" title="${describeStatus(r.status)}">${r.status}</span></td><td class="num">${Object.values(r.hookEffects).reduce((x, y) => x + y, 0)}</td><td class="num">${r.hookFaults}</td></tr>`;
+    return html`<tr data-batch="${b.tag}"><td><a href="#patch-${slug(b.tag)}">${b.tag}</a></td><td class="num">${tasks}${r.excludedTasks.length > 0 ? html` <span class="muted">(+${r.excludedTasks.length} excl.)</span>` : ''}</td><td class="num">${r.baseline.pass}</td><td class="num">${r.patched ? r.patched.pass : '—'}</td><td class="num ${raw ? tone(raw.deltaPassRate) : ''}">${raw ? formatPoints(raw.deltaPassRate) : '—'}</td><td class="num ${tone(r.reward.score)}">${formatSigned(r.reward.score)}</td><td>${raw && raw.rescued.length > 0 ? raw.rescued.map((i, k) => html`${k > 0 ? ' ' : ''}<a href="#${taskAnchor(i)}">${i}</a>`) : '—'}</td><td>${raw && raw.regressed.length > 0 ? raw.regressed.map((i, k) => html`${k > 0 ? ' ' : ''}<a href="#${taskAnchor(i)}">${i}</a>`) : '—'}</td><td><span class="status ${r.status}" title="${describeStatus(r.status)}">${r.status}</span></td><td class="num">${Object.values(r.hookEffects).reduce((x, y) => x + y, 0)}</td><td class="num">${r.hookFaults}</td>${at2Cells(strategy, b.tag)}</tr>`;
   })}</tbody></table></section>
 ${renderFamilyChanges(rows, badges)}
 ${renderFlips(rows, badges)}

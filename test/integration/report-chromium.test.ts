@@ -153,6 +153,9 @@ describe.skipIf(!HAS_CHROMIUM)(SUITE, () => {
     expect(dom).toMatch(/<code>add_code_hook<\/code> → <code>on_before_action<\/code>/);
     expect(dom).toMatch(/<details class="episode patched" id="patched-\d+">\s*<summary>.*?hooks fired: <code>on_init:init<\/code> ×1/s);
     expect(dom).not.toMatch(/<link|<iframe|https?:\/\/(?!www\.w3\.org)/);
+    // Played without a strategy: no strategy line and no success@2 column.
+    expect(dom).not.toContain('data-metric="strategy"');
+    expect(dom).not.toContain('success@2');
   });
 
   it('renders a plain run directory (the improve run baseline) through the command', async () => {

@@ -83,6 +83,10 @@ describe('harness-r1 report on transfer and main experiment run directories', ()
     expect(pageCell(pageRow(page, 'data-role', 'engineer'), 'data-cell="calls"')).toBe('0');
     expect(checkPageLinks(file)).toBeGreaterThan(transfer.cells.length * 4);
     expect(page).not.toMatch(/<link|<iframe|https?:\/\/(?!www\.w3\.org)/);
+    // Played without a strategy: no success@2 in the artifact or on the page.
+    expect(transfer.cells.some((c) => c.successAt2 !== undefined)).toBe(false);
+    expect(page).not.toContain('success@2');
+    expect(page).not.toContain('data-metric="strategy"');
   });
 
   it('main page: Table 1 cells equal main.json (score, families, success, Avg.) with paired statistics; success@2 apart; every row\'s runs linked', () => {

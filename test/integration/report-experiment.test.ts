@@ -90,6 +90,9 @@ describe('harness-r1 report on an experiment run directory', () => {
     expect(page).toContain('href="baseline/report.html#task-');
     expect(checkPageLinks(file)).toBeGreaterThan(heldout.seeds.length * 5);
     expect(page).not.toMatch(/<link|<iframe|https?:\/\/(?!www\.w3\.org)/);
+    // Played without a strategy: no strategy line and no success@2 column.
+    expect(page).not.toContain('data-metric="strategy"');
+    expect(page).not.toContain('success@2');
   });
 
   it('ablation page: Table 13.1 cells (drop vs full in brackets), paired statistics, runs and patch linked', () => {
@@ -117,6 +120,8 @@ describe('harness-r1 report on an experiment run directory', () => {
     expect(page).toMatch(/<figure id="chart-ablation-drop"[^>]*><svg/);
     expect(page).toContain('href="arms/r2-no_on_before_action/report.html#task-');
     expect(checkPageLinks(file)).toBeGreaterThan(ablation.rows.length);
+    expect(page).not.toContain('data-metric="strategy"');
+    expect(page).not.toContain('success@2');
   });
 
   it('--out elsewhere: links stay relative and still resolve', async () => {

@@ -54,3 +54,11 @@ export function chromium(args: string[], profile: string): Promise<string> {
     });
   });
 }
+
+/** The success@2 figures a page prints in its own columns (as `--json` gives them). */
+export interface At2Figures { tasks: number; success2: number; successAt2: number; retried: number; rescued: number }
+
+/** How a success@2 cell reads, written out here from the JSON figures: `3/5 (60.0%); 1/2 rescued`. */
+export function at2CellText(s: At2Figures): string {
+  return `${s.success2}/${s.tasks}${s.tasks === 0 ? '' : ` (${(s.successAt2 * 100).toFixed(1)}%)`}; ${s.rescued}/${s.retried} rescued`;
+}

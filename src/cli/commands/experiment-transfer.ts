@@ -27,10 +27,12 @@ export async function transferCommand(ctx: CliContext, received: Record<string, 
     settings: { split: o.split ?? null, tasks: o.tasks ?? null, engineer: o.engineer, protocol: o.protocol ?? null, maxRounds: o.maxRounds ?? null, options: Object.fromEntries(perBench), resamples: o.resamples, ...strategyAndTimeout(o) },
     openBench,
     bootstrap: { resamples: o.resamples },
+    ...(o.strategy ? { strategy: o.strategy } : {}),
   });
   const strategy = o.strategy ? experimentStrategyReport(o.strategy, root, artifact.cells.map((c) => ({ label: `${c.bench} ${c.target} baseline`, dir: path.join(c.dir, 'baseline') }))) : undefined;
   if (o.json) out.write(`${JSON.stringify({ runDir: root, summary: path.join(root, 'transfer.json'), ...(strategy ? { strategy: strategy.json } : {}), ...artifact }, null, 2)}\n`);
-  else out.write(`${withStrategy(renderTransferSummary(artifact), strategy)}run directory: ${root}\n`);
+  // The matrix's own lines carry each cell's success@2 (baseline and patched); the per-store lines would repeat them.
+  else out.write(`${withStrategy(renderTransferSummary(artifact), strategy && { ...strategy, lines: [] })}run directory: ${root}\n`);
   return EXIT_OK;
 }
 

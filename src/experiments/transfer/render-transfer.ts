@@ -1,7 +1,20 @@
 import { formatPairedSummary, formatSeedSpread } from '../../statistics/index.js';
 import { resultLabel } from '../heldout/render-heldout.js';
 import { formatExperimentCost } from '../shared/experiment-cost.js';
+import type { SuccessAt2 } from '../../evaluation/success-at-2.js';
 import type { TransferArtifact } from './transfer-summary.js';
+
+const at2 = (s: SuccessAt2) => `${s.success2}/${s.tasks} (${(s.successAt2 * 100).toFixed(1)}%; ${s.rescued}/${s.retried} rescued by the second episode)`;
+
+/** Reflection's success@2 of every cell, below the success@1 matrix and never in it (empty for other runs). */
+export function renderTransferAt2(a: TransferArtifact): string[] {
+  const cells = a.cells.filter((c) => c.successAt2);
+  if (cells.length === 0) return [];
+  return [
+    'reflection: success@2 per cell over the same matched tasks (its own figure, not comparable with the success@1 deltas above and never paired or ranked with them)',
+    ...cells.map((c) => `  ${c.target} × ${c.bench}: success@2 baseline ${at2(c.successAt2!.baseline)} → with its patches ${at2(c.successAt2!.patched)}`),
+  ];
+}
 
 /** Signed percentage points with one decimal, U+2212 for minus. */
 export function signedPp(fraction: number): string {
@@ -47,6 +60,7 @@ export function renderTransferSummary(a: TransferArtifact): string {
       const statuses = c.batches.map((b) => b.status).join(', ');
       return `  ${c.target} × ${c.bench}: ${formatPairedSummary(c.counts.paired)}${c.counts.score ? `; score ${formatPairedSummary(c.counts.score)}` : ''} (batches: ${statuses})`;
     }),
+    ...renderTransferAt2(a),
     formatExperimentCost(a.cost),
   ];
   return lines.join('\n');

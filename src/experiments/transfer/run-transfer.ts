@@ -6,6 +6,7 @@ import type { BootstrapOptions } from '../../statistics/index.js';
 import { measureExperimentCost } from '../shared/experiment-cost.js';
 import { cellContext, playCellBaseline, targetFolder, type OpenedBench } from '../shared/open-cells.js';
 import { patchBatches } from '../shared/patch-batches.js';
+import { cellSuccessAt2 } from './transfer-at2.js';
 import { summarizeTransfer, type TransferArtifact, type TransferBench, type TransferCellInput, type TransferTarget } from './transfer-summary.js';
 
 export const TRANSFER_KIND = 'transfer';
@@ -21,6 +22,8 @@ export interface TransferOptions {
   /** Opens one benchmark with every target (in the order of `targets`), each context asking the experiment's engineer; closed after its column. */
   openBench(bench: string): Promise<OpenedBench>;
   bootstrap?: BootstrapOptions;
+  /** The baseline target strategy every cell is played with; `reflection` adds each cell's success@2 (never in the deltas). */
+  strategy?: string;
 }
 
 /**
@@ -70,6 +73,7 @@ export async function runTransferExperiment(options: TransferOptions): Promise<T
           pairs: matched.map((task) => ({ task, baseline: p.baseline.get(task)!.reward, patched: p.patched.patched.get(task)! })),
           batches: p.patched.batches.map((b) => ({ tag: b.batchTag, status: b.status, validPatch: b.validPatch })),
           dir: path.relative(run.root, p.dir),
+          ...(options.strategy === 'reflection' ? { successAt2: cellSuccessAt2(p.dir, matched, p.baseline, p.patched.batches) } : {}),
         });
       }
     } finally {
@@ -78,7 +82,7 @@ export async function runTransferExperiment(options: TransferOptions): Promise<T
   }
 
   const summary = summarizeTransfer({
-    benches, targets, engineer, batchSize: options.batchSize, cells, excludedTasks, cost: measureExperimentCost(run.root), ...(options.bootstrap ? { bootstrap: options.bootstrap } : {}),
+    benches, targets, engineer, batchSize: options.batchSize, ...(options.strategy ? { strategy: options.strategy } : {}), cells, excludedTasks, cost: measureExperimentCost(run.root), ...(options.bootstrap ? { bootstrap: options.bootstrap } : {}),
   });
   run.writeSummaryOf(TRANSFER_KIND, summary);
   return summary;

@@ -1,6 +1,7 @@
 import type { EvalStatus, RewardMetric } from '../../episode/index.js';
 import { meanSd, type BootstrapOptions, type SeedSpread } from '../../statistics/index.js';
 import type { ExperimentCost } from '../shared/experiment-cost.js';
+import type { CellSuccessAt2 } from './transfer-at2.js';
 import { pairedCounts, type PairedCounts, type PairedReward } from '../shared/paired-counts.js';
 
 /** A target as the matrix names it: the SPEC given, the model's label, whether it is simulated. */
@@ -28,6 +29,8 @@ export interface TransferCellInput {
   batches: { tag: string; status: EvalStatus; validPatch: boolean }[];
   /** The cell's improve-style folder (baseline, batches, reruns), relative to the run directory. */
   dir: string;
+  /** Reflection only: success@2 of the matched tasks, baseline and patched (its own figure, never in the deltas). */
+  successAt2?: CellSuccessAt2;
 }
 
 export interface TransferSummaryInput {
@@ -40,6 +43,8 @@ export interface TransferSummaryInput {
   excludedTasks: { bench: string; task: number; where: string }[];
   cost: ExperimentCost;
   bootstrap?: BootstrapOptions;
+  /** The baseline target strategy every cell was played with (absent: the plain target). */
+  strategy?: string;
 }
 
 /** One cell of the matrix: one target's own baseline → its own patches on one benchmark. */
@@ -54,6 +59,8 @@ export interface TransferCell {
   significant: boolean;
   batches: { tag: string; status: EvalStatus; validPatch: boolean }[];
   dir: string;
+  /** Reflection only: success@2 of the same matched tasks, baseline and patched; never in `counts`, the averages or the heatmap. */
+  successAt2?: CellSuccessAt2;
 }
 
 /** `transfer.json`. */
@@ -61,6 +68,8 @@ export interface TransferArtifact {
   schemaVersion: 1;
   kind: 'transfer';
   labels: string[];
+  /** The baseline target strategy every cell was played with (absent: the plain target; `--json`'s `strategy` is the report object). */
+  targetStrategy?: string;
   benches: TransferBench[];
   targets: TransferTarget[];
   engineer: { label: string; symbolic: boolean };
@@ -90,6 +99,7 @@ export function summarizeTransfer(input: TransferSummaryInput): TransferArtifact
       significant: low > 0 || high < 0,
       batches: cell.batches,
       dir: cell.dir,
+      ...(cell.successAt2 ? { successAt2: cell.successAt2 } : {}),
     };
   }));
   const rate = (c: TransferCell) => c.counts.paired.delta;
@@ -99,6 +109,7 @@ export function summarizeTransfer(input: TransferSummaryInput): TransferArtifact
     schemaVersion: 1,
     kind: 'transfer',
     labels,
+    ...(input.strategy ? { targetStrategy: input.strategy } : {}),
     benches: input.benches,
     targets: input.targets,
     engineer: input.engineer,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { mcnemarExact } from '../../statistics/index.js';
-import { renderTransferSummary } from './render-transfer.js';
+import { renderTransferAt2, renderTransferSummary } from './render-transfer.js';
 import { summarizeTransfer, type TransferCellInput } from './transfer-summary.js';
 
 const pairs = (baseline: number[], patched: number[]) => baseline.map((b, i) => ({ task: i, baseline: b, patched: patched[i]! }));
@@ -53,5 +53,30 @@ describe('summarizeTransfer', () => {
     expect(text).toMatch(/improved 2, unchanged 1, regressed 1/);
     expect(text).toMatch(/A × x: \+50\.0 pp \[95% CI .*McNemar p=0\.500 \(b=2, c=0\)/);
     expect(text).toMatch(/cost: target 1 model call\(s\), 2 prompt \+ 3 completion tokens \(4 episodes\)/);
+  });
+
+  it('Reflection: a cell\'s success@2 passes through on its own, below the matrix, and changes no success@1 figure', () => {
+    const at2 = (success2: number) => ({ tasks: 4, success1: 1, success2, successAt1: 0.25, successAt2: success2 / 4, retried: 3, rescued: success2 - 1, reflectionErrors: 0, retryInfra: 0 });
+    const input = {
+      benches: [{ name: 'x', split: 'dev', column: 'X Succ.', metric: 'delta_pass_rate' as const, threshold: 1 }],
+      targets: [{ spec: 'A', label: 'a', simulated: true }],
+      engineer: { label: 'sym', symbolic: true },
+      batchSize: 4,
+      excludedTasks: [],
+      cost: { target: { modelCalls: 0, promptTokens: 0, completionTokens: 0, items: 0 }, engineer: { modelCalls: 0, promptTokens: 0, completionTokens: 0, items: 0 } },
+      bootstrap: { resamples: 200 },
+    };
+    const plain = summarizeTransfer({ ...input, cells: [cell('x', 'A', [1, 0, 0, 0], [1, 1, 0, 0])] });
+    const withAt2 = summarizeTransfer({ ...input, strategy: 'reflection', cells: [{ ...cell('x', 'A', [1, 0, 0, 0], [1, 1, 0, 0]), successAt2: { baseline: at2(2), patched: at2(3) } }] });
+    expect(withAt2.targetStrategy).toBe('reflection');
+    expect(withAt2.cells[0]!.successAt2).toEqual({ baseline: at2(2), patched: at2(3) });
+    expect(withAt2.cells[0]!.counts).toEqual(plain.cells[0]!.counts);
+    expect(withAt2.overall).toEqual(plain.overall);
+    expect(renderTransferAt2(plain)).toEqual([]);
+    expect(renderTransferSummary(plain)).not.toContain('success@2');
+    const text = renderTransferSummary(withAt2);
+    expect(text).toContain('  A × x: success@2 baseline 2/4 (50.0%; 1/3 rescued by the second episode) → with its patches 3/4 (75.0%; 2/3 rescued by the second episode)');
+    // Below the paired statistics of the success@1 matrix, never in its table.
+    expect(text.indexOf('reflection: success@2')).toBeGreaterThan(text.indexOf('paired statistics per cell:'));
   });
 });

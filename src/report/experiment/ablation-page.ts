@@ -7,6 +7,7 @@ import { html, type SafeHtml } from '../html.js';
 import { RunArtifactError } from '../../run-dir/read-run.js';
 import { CHART_COLORS, whiskerChart } from './experiment-charts.js';
 import type { ExperimentPage, ExperimentReader, ExperimentView, PaperColumns } from './experiment-page.js';
+import { at2Heading, at2Text, recordsAt2, strategyNote, strategyOf } from '../strategy-parts.js';
 import { card, chartsSection, filesSection, simulatedSuffix } from './page-parts.js';
 
 export interface AblationPageModel {
@@ -17,6 +18,8 @@ export interface AblationPageModel {
   patch: string | null;
   /** Per repeat (1-based), per arm: the run store and its final records. */
   stores: Map<string, Map<number, EpisodeRecord> | null>;
+  /** The baseline target strategy every arm was played with (`--strategy`), null for the plain target. */
+  strategy: string | null;
 }
 
 function load(reader: ExperimentReader): AblationPageModel {
@@ -28,7 +31,7 @@ function load(reader: ExperimentReader): AblationPageModel {
   const stores = new Map<string, Map<number, EpisodeRecord> | null>();
   for (const dir of new Set(raw.rows.flatMap((r) => r.runs))) stores.set(dir, reader.has(dir) ? reader.storeRecords(dir) : null);
   for (const [dir, records] of stores) if (records === null) reader.warn(`${dir}: the arm's run store is missing.`);
-  return { name: reader.run.root.split(/[\\/]/).pop() ?? '', artifact: raw, columns: reader.columnsOf(raw.bench), patch: reader.has('patch.json') ? 'patch.json' : null, stores };
+  return { name: reader.run.root.split(/[\\/]/).pop() ?? '', artifact: raw, columns: reader.columnsOf(raw.bench), patch: reader.has('patch.json') ? 'patch.json' : null, stores, strategy: strategyOf(reader.identity.settings) };
 }
 
 const pct = (x: number) => (x * 100).toFixed(1);
@@ -54,7 +57,17 @@ ${hasScore ? html`<td class="num" data-cell="score">${row.score ? ablationCell(r
 <td class="num" data-cell="avg">${ablationCell(row.success, isFull ? null : row.dropVsFull.mean)}</td>
 <td class="num" data-cell="paired">${row.paired ? formatPairedSummary(row.paired) : '—'}${row.pairedScore ? html`<br><span class="muted">score ${formatPairedSummary(row.pairedScore)}</span>` : ''}</td>
 <td data-cell="runs">${row.runs.map((dir, i) => html`${i > 0 ? ' ' : ''}<a href="${view.href(`${dir}/report.html`)}">r${i + 1}</a>`)}</td>
+${m.strategy === 'reflection' ? at2Runs(m, row, view) : ''}
 </tr>`;
+}
+
+/** Reflection only: success@2 of each repeat's run store of the arm (its own figure; the success columns stay success@1). */
+function at2Runs(m: AblationPageModel, row: AblationRow, view: ExperimentView): SafeHtml {
+  if (row.sameAsFull) return html`<td class="num at2 muted" data-cell="at2">= full</td>`;
+  return html`<td class="num at2" data-cell="at2">${row.runs.map((dir, i) => {
+    const s = recordsAt2(m.stores.get(dir)?.values());
+    return html`${i > 0 ? html`<br>` : ''}<a href="${view.href(`${dir}/report.html`)}">r${i + 1}</a> ${s ? at2Text(s) : '—'}`;
+  })}</td>`;
 }
 
 function taskMatrix(m: AblationPageModel, view: ExperimentView): SafeHtml {
@@ -81,12 +94,13 @@ ${card('No intervention', ablationCell(a.rows.find((r) => r.arm === 'none')!.suc
 ${card('Tasks × repeats', `${a.tasks} × ${a.repeats}`, 'tasks-repeats')}
 </div>
 <p>Patch: ${m.patch ? html`<a href="${view.href(m.patch)}">${m.patch}</a> (from <code>${a.patchSource}</code>)` : html`<code>${a.patchSource}</code>`}; hooks: ${a.patchHooks.map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)}. Target per repeat: ${a.repeatTargets.map((t, i) => html`${i > 0 ? '; ' : ''}<code>${t}</code>`)} ${b.target}.</p>
+${strategyNote(m.strategy, 'every arm of every repeat')}
 ${a.excludedTasks.length > 0 ? html`<p class="muted">Left out of every arm (infrastructure failure after retries): ${a.excludedTasks.map((t, i) => html`${i > 0 ? ', ' : ''}task ${t.task} (${t.where})`)}.</p>` : ''}
 </section>
 ${chartsSection(view.charts, b)}
 <section id="table"><h2>Lifecycle ablation (Table 13.1 layout) ${b.target}</h2>
 <table class="ablation"><caption>Success in %, mean ± sample sd over repeats; the drop vs the full patch in brackets (pp). Avg. is the equal-weight mean of the benchmark columns. The last columns pair each arm with the full patch over tasks × repeats (bootstrap 95% interval, exact McNemar test) and link each repeat's run store.</caption>
-<thead><tr><th>Arm</th><th class="num">${m.columns.success}</th>${hasScore ? html`<th class="num">${m.columns.score ?? `${a.bench} Score`}</th>` : ''}<th class="num">Avg.</th><th class="num">vs full (paired)</th><th>runs</th></tr></thead>
+<thead><tr><th>Arm</th><th class="num">${m.columns.success}</th>${hasScore ? html`<th class="num">${m.columns.score ?? `${a.bench} Score`}</th>` : ''}<th class="num">Avg.</th><th class="num">vs full (paired)</th><th>runs</th>${m.strategy === 'reflection' ? html`<th class="num at2" title="Reflection: the first or the second episode succeeded; not comparable with the success@1 columns">${at2Heading()}</th>` : ''}</tr></thead>
 <tbody>${a.rows.map((row) => rowHtml(m, row, view))}</tbody></table></section>
 <section id="tasks"><h2>Per task and arm ${b.target}</h2>
 <p class="muted">Each cell is the task's reward in that arm; it links to the episode.</p>

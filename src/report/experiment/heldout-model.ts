@@ -1,7 +1,9 @@
 import type { EpisodeRecord } from '../../episode/index.js';
+import type { SuccessAt2 } from '../../evaluation/success-at-2.js';
 import type { HeldoutArtifact } from '../../experiments/heldout/heldout-summary.js';
 import type { BatchResult } from '../../run-dir/batch-artifacts.js';
 import { RunArtifactError } from '../../run-dir/read-run.js';
+import { recordsAt2, strategyOf } from '../strategy-parts.js';
 import type { ExperimentReader } from './experiment-page.js';
 
 /** One task of a seed: where its baseline and patched episodes are. */
@@ -27,6 +29,8 @@ export interface HeldoutSeedFiles {
   /** The run store of the held-out tasks rerun with the patch. */
   heldOutStore: string | null;
   tasks: HeldoutTaskRow[];
+  /** Reflection only: success@2 of the held-out rerun store (null without one). */
+  heldOutAt2: SuccessAt2 | null;
 }
 
 export interface HeldoutPageModel {
@@ -34,6 +38,10 @@ export interface HeldoutPageModel {
   artifact: HeldoutArtifact;
   baselineStore: string;
   seeds: HeldoutSeedFiles[];
+  /** The baseline target strategy of the run (`--strategy`), null for the plain target. */
+  strategy: string | null;
+  /** Reflection only: success@2 of the baseline store (its own figure, never ranked against success@1). */
+  baselineAt2: SuccessAt2 | null;
   files: { results: string | null; summary: string; identity: string };
 }
 
@@ -51,6 +59,8 @@ export function loadHeldoutPage(reader: ExperimentReader): HeldoutPageModel {
   const existing = (rel: string) => (reader.has(rel) ? rel : null);
   const baselineStore = 'baseline';
   const baseline = reader.storeRecords(baselineStore) ?? new Map<number, EpisodeRecord>();
+  const strategy = strategyOf(reader.identity.settings);
+  const reflection = strategy === 'reflection';
   const seeds = artifact.seeds.map((s): HeldoutSeedFiles => {
     const batch = `batches/seed${s.seed}`;
     const result = reader.json<BatchResult>(`${batch}/result.json`);
@@ -75,6 +85,7 @@ export function loadHeldoutPage(reader: ExperimentReader): HeldoutPageModel {
         ...s.evidenceTaskIds.map((t) => row(t, 'evidence', evidenceStore, evidence)),
         ...heldOutTasks.map((t) => row(t, 'held-out', heldOutStore, heldOut)),
       ],
+      heldOutAt2: reflection ? recordsAt2(heldOut?.values()) : null,
     };
   });
   return {
@@ -82,6 +93,8 @@ export function loadHeldoutPage(reader: ExperimentReader): HeldoutPageModel {
     artifact,
     baselineStore,
     seeds,
+    strategy,
+    baselineAt2: reflection && reader.has(baselineStore) ? recordsAt2(baseline.values()) : null,
     files: { results: existing('results.json'), summary: 'heldout.json', identity: 'experiment.json' },
   };
 }

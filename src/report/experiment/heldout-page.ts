@@ -7,6 +7,7 @@ import { html, type SafeHtml } from '../html.js';
 import { CHART_COLORS, whiskerChart } from './experiment-charts.js';
 import type { ExperimentPage, ExperimentView } from './experiment-page.js';
 import { loadHeldoutPage, type HeldoutPageModel, type HeldoutSeedFiles, type HeldoutTaskRow } from './heldout-model.js';
+import { at2Cell, at2Heading, at2Text, strategyNote } from '../strategy-parts.js';
 import { card, chartsSection, filesSection, simulatedSuffix } from './page-parts.js';
 
 function pairedCell(c: PairedCounts, name: string): SafeHtml {
@@ -38,6 +39,7 @@ ${hasScore ? html`<td class="num" data-cell="heldout-score">${h.score ? formatPa
 ${storeLink(view, m.baselineStore, formatPassCount(f.baselinePass, f.tasks), 'full-baseline')}
 <td class="num" data-cell="full-patched">${patched(f)}</td>
 ${pairedCell(f, 'full-delta')}
+${m.strategy === 'reflection' ? at2Cell(files.heldOutAt2, 'heldout-at2', files.heldOutStore ? view.href(`${files.heldOutStore}/report.html`) : undefined) : ''}
 </tr>`;
 }
 
@@ -68,13 +70,16 @@ function render(m: HeldoutPageModel, view: ExperimentView): SafeHtml {
   const a = m.artifact;
   const b = view.badges;
   const hasScore = a.seeds.some((s) => s.heldOut.score !== undefined);
+  const reflection = m.strategy === 'reflection';
   return html`<section id="summary"><h2>Summary ${b.both}</h2>
 <div class="cards">
 ${card('Pooled held-out Δ (mean ± sd over seeds)', formatSeedSpread(a.pooled.deltaRate), 'pooled-heldout')}
 ${card('Full split Δ (with the evidence tasks)', formatSeedSpread(a.fullSplit.deltaRate), 'pooled-full')}
 ${card('Valid patches', a.pooled.valid, 'valid')}
 ${card('Seeds × evidence failures', `${a.seeds.length} × ${a.evidencePerSeed}`, 'seeds')}
+${reflection ? card(`${at2Heading('Baseline')} (Reflection)`, m.baselineAt2 ? at2Text(m.baselineAt2) : '—', 'baseline-at2') : ''}
 </div>
+${strategyNote(m.strategy, 'the baseline and every rerun')}
 <p data-metric="headline">${a.pooled.headline}.</p>
 <p>Target: <code>${a.target.label}</code> ${b.target}. Engineer: <code>${a.engineer.label}</code> ${b.engineer}. Per seed, ${a.evidencePerSeed} baseline failures were sampled as evidence, one patch was written from them and applied to every other task; a rejected patch is no intervention (Δ 0).</p>
 ${a.excludedTasks.length > 0 ? html`<p class="muted">Left out of every arm (baseline infrastructure failure): ${a.excludedTasks.map((t, i) => html`${i > 0 ? ', ' : ''}task ${t.task} (<code>${t.outcome}</code>)`)}.</p>` : ''}
@@ -82,9 +87,9 @@ ${a.excludedTasks.length > 0 ? html`<p class="muted">Left out of every arm (base
 ${chartsSection(view.charts, b)}
 <section id="seeds"><h2>Per seed: baseline → patched ${b.both}</h2>
 <table class="heldout"><caption>Held-out tasks (the split minus the seed's evidence tasks) and the full split beside them. Every delta carries its paired bootstrap 95% interval and the exact McNemar test (b = rescued, c = regressed). Counts link to the run store's episodes; rescued and regressed to the seed's task list.</caption>
-<thead><tr><th>seed</th><th>patch</th><th>valid</th><th>hooks</th><th class="num">evidence</th><th class="num">held-out baseline</th><th class="num">held-out patched</th><th class="num">rescued</th><th class="num">regressed</th><th class="num">held-out Δ</th>${hasScore ? html`<th class="num">held-out Δ score</th>` : ''}<th class="num">full-split baseline</th><th class="num">full-split patched</th><th class="num">full-split Δ</th></tr></thead>
+<thead><tr><th>seed</th><th>patch</th><th>valid</th><th>hooks</th><th class="num">evidence</th><th class="num">held-out baseline</th><th class="num">held-out patched</th><th class="num">rescued</th><th class="num">regressed</th><th class="num">held-out Δ</th>${hasScore ? html`<th class="num">held-out Δ score</th>` : ''}<th class="num">full-split baseline</th><th class="num">full-split patched</th><th class="num">full-split Δ</th>${reflection ? html`<th class="num at2" title="Reflection: the first or the second episode succeeded; not comparable with the success@1 columns">${at2Heading('held-out patched')}</th>` : ''}</tr></thead>
 <tbody>${m.seeds.map((s) => seedRow(m, s, view))}
-<tr data-seed="pooled" class="pooled"><td><strong>pooled</strong></td><td></td><td data-cell="valid">${a.pooled.valid}</td><td></td><td></td><td></td><td></td><td class="num">${a.seeds.reduce((x, s) => x + (s.valid ? s.heldOut.rescued : 0), 0)}</td><td class="num">${a.seeds.reduce((x, s) => x + (s.valid ? s.heldOut.regressed : 0), 0)}</td><td class="num" data-cell="heldout-delta">${formatSeedSpread(a.pooled.deltaRate)}</td>${hasScore ? html`<td></td>` : ''}<td></td><td></td><td class="num" data-cell="full-delta">${formatSeedSpread(a.fullSplit.deltaRate)}</td></tr>
+<tr data-seed="pooled" class="pooled"><td><strong>pooled</strong></td><td></td><td data-cell="valid">${a.pooled.valid}</td><td></td><td></td><td></td><td></td><td class="num">${a.seeds.reduce((x, s) => x + (s.valid ? s.heldOut.rescued : 0), 0)}</td><td class="num">${a.seeds.reduce((x, s) => x + (s.valid ? s.heldOut.regressed : 0), 0)}</td><td class="num" data-cell="heldout-delta">${formatSeedSpread(a.pooled.deltaRate)}</td>${hasScore ? html`<td></td>` : ''}<td></td><td></td><td class="num" data-cell="full-delta">${formatSeedSpread(a.fullSplit.deltaRate)}</td>${reflection ? html`<td></td>` : ''}</tr>
 </tbody></table>
 <p class="muted">Pooled: mean ± sample sd of the per-seed deltas (invalid patch = no intervention = 0).</p>
 </section>

@@ -2,6 +2,7 @@ import type { EpisodeRecord } from '../../episode/index.js';
 import type { TransferArtifact, TransferCell } from '../../experiments/transfer/transfer-summary.js';
 import type { BatchResult } from '../../run-dir/batch-artifacts.js';
 import { RunArtifactError } from '../../run-dir/read-run.js';
+import { strategyOf } from '../strategy-parts.js';
 import type { ExperimentReader } from './experiment-page.js';
 
 /** One batch of a cell and its files (relative to the run directory; null when absent). */
@@ -34,6 +35,8 @@ export interface TransferPageModel {
   name: string;
   artifact: TransferArtifact;
   cells: TransferCellFiles[];
+  /** The baseline target strategy every cell was played with (`--strategy`), null for the plain target. */
+  strategy: string | null;
 }
 
 function checkArtifact(a: unknown): TransferArtifact {
@@ -68,5 +71,5 @@ export function loadTransferPage(reader: ExperimentReader): TransferPageModel {
     }));
     return { cell, baselineStore, batches, tasks };
   });
-  return { name: reader.run.root.split(/[\\/]/).pop() ?? '', artifact, cells };
+  return { name: reader.run.root.split(/[\\/]/).pop() ?? '', artifact, cells, strategy: artifact.targetStrategy ?? strategyOf(reader.identity.settings) };
 }

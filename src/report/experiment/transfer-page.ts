@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../html.js';
 import type { EpisodeRecord } from '../../episode/index.js';
 import type { ExperimentPage, ExperimentView } from './experiment-page.js';
 import { heatColor, heatTextColor } from './heat-color.js';
+import { at2Cell, at2Heading, strategyNote } from '../strategy-parts.js';
 import { card, costTable, filesSection } from './page-parts.js';
 import { loadTransferPage, type TransferCellFiles, type TransferPageModel } from './transfer-model.js';
 
@@ -27,6 +28,19 @@ function heatmap(m: TransferPageModel, view: ExperimentView): SafeHtml {
 <tbody>${a.targets.map((t) => html`<tr data-target="${t.spec}"><td><code title="${t.label}">${t.spec}</code>${t.simulated ? html` <span class="badge sim">SIMULATED</span>` : ''}</td>${a.benches.map((b) => heatCell(of(t.spec, b.name), maxAbs))}<td class="num" data-cell="avg">${formatSeedSpread(a.byTarget.find((x) => x.target === t.spec)!.deltaRate)}</td></tr>`)}
 <tr data-target="avg" class="pooled"><td><strong>Avg.</strong></td>${a.benches.map((b) => html`<td class="num" data-cell="avg-${b.name}">${formatSeedSpread(a.byBench.find((x) => x.bench === b.name)!.deltaRate)}</td>`)}<td class="num" data-cell="avg">${formatSeedSpread(a.overall.deltaRate)}</td></tr>
 </tbody></table></section>`;
+}
+
+/** Reflection only: each cell's success@2 in a table of its own, apart from the heatmap (which stays success@1). */
+function at2Table(m: TransferPageModel, view: ExperimentView): SafeHtml {
+  const cells = m.cells.filter((c) => c.cell.successAt2);
+  if (cells.length === 0) return html``;
+  return html`<section id="at2"><h2>Reflection: success@2 per cell ${view.badges.both}</h2>
+<table class="transfer-at2"><caption>Reflection runs a second episode after a failure, with its reflection in context; success@2 counts a task passed by the first or the second episode, over the cell's matched tasks. Its own figure: not comparable with the success@1 deltas of the heatmap, never paired, averaged into them or ranked against them.</caption>
+<thead><tr><th>target</th><th>benchmark</th><th class="num at2">${at2Heading('baseline')}</th><th class="num at2">${at2Heading('patched')}</th></tr></thead>
+<tbody>${cells.map((c) => {
+    const s = c.cell.successAt2!;
+    return html`<tr data-at2="${cellId(c)}"><td><a href="#${cellId(c)}"><code>${c.cell.target}</code></a></td><td>${c.cell.bench}</td>${at2Cell(s.baseline, 'baseline-at2', c.baselineStore ? view.href(`${c.baselineStore}/report.html`) : undefined)}${at2Cell(s.patched, 'patched-at2')}</tr>`;
+  })}</tbody></table></section>`;
 }
 
 function episodeCell(record: EpisodeRecord | null, href: string | null, fallback: string): SafeHtml {
@@ -56,8 +70,10 @@ ${card('Targets × benchmarks', `${a.targets.length} × ${a.benches.length}`, 'c
 </div>
 <p>Engineer: <code>${a.engineer.label}</code> ${b.engineer}; batches of ${a.batchSize} tasks. Targets: ${a.targets.map((t, i) => html`${i > 0 ? ', ' : ''}<code>${t.label}</code>`)} ${b.target}.</p>
 <p data-metric="excluded">${a.excludedTasks.length > 0 ? html`Left out of a benchmark's column for every target (infrastructure failure at some target's baseline): ${a.excludedTasks.map((t, i) => html`${i > 0 ? ', ' : ''}${t.bench} task ${t.task} (${t.where})`)}.` : 'No task was left out for an infrastructure failure.'}</p>
+${strategyNote(m.strategy, 'every cell\'s baseline and reruns')}
 </section>
 ${heatmap(m, view)}
+${at2Table(m, view)}
 <section id="cells"><h2>Per cell: patches and episodes ${b.both}</h2>
 ${m.cells.map((c) => cellDetails(c, view))}</section>
 <section id="cost"><h2>Cost per role</h2>${costTable(a.cost, a.engineer.symbolic)}</section>
@@ -81,7 +97,7 @@ export const transferPage: ExperimentPage<TransferPageModel> = {
   heading: (m) => ({
     bench: m.artifact.benches.map((b) => `${b.name}/${b.split}`).join(', '),
     subtitle: `cross-target transfer ${m.name}: ${m.artifact.targets.length} target(s) × ${m.artifact.benches.length} benchmark(s), each target's own baseline and patches`,
-    sections: [['summary', 'Summary'], ['heatmap', 'Heatmap'], ['cells', 'Per cell'], ['cost', 'Cost'], ['files', 'Files']],
+    sections: [['summary', 'Summary'], ['heatmap', 'Heatmap'], ...(m.cells.some((c) => c.cell.successAt2) ? [['at2', 'success@2'] as const] : []), ['cells', 'Per cell'], ['cost', 'Cost'], ['files', 'Files']],
   }),
   charts: (): ChartSpec[] => [],
   stores: (m) => [...new Set(m.cells.flatMap((c) => [c.baselineStore, ...c.batches.map((b) => b.rerunStore)].filter((x): x is string => x !== null)))],
