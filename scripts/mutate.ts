@@ -51,7 +51,7 @@ export const MODULES: Module[] = [
   {
     name: 'evaluation/improve: improveRun', decidesReward: true,
     mutate: ['src/evaluation/improve/improve-run.ts', 'src/evaluation/improve/play-baseline.ts'],
-    tests: ['src/evaluation/improve/improve-run.test.ts'],
+    tests: ['src/evaluation/improve/play-baseline.test.ts', 'src/evaluation/improve/improve-run.test.ts', 'src/evaluation/improve/improve-run-options.test.ts'],
   },
   {
     name: 'evaluation/summaries', decidesReward: false,
