@@ -80,7 +80,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
   const judged = await judgeProposal(ctx, { tag: batch.tag, episodes, evidence, ...(baselineTurns ? { baselineTurns } : {}) }, proposal, { onVerdict: (v) => dir.writeVerdict(v), onPatch: (p) => dir.writePatch(p) });
   const { decision } = judged;
   if (!judged.rerun || !decision.raw) {
-    return noScore(decision, { ...(judged.rejection === null ? {} : { rejection: judged.rejection }), notes: judged.notes });
+    return noScore(decision, { rejection: judged.rejection, notes: judged.notes });
   }
   const raw = decision.raw;
   return finish({
