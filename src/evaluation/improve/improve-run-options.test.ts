@@ -50,7 +50,8 @@ describe('improveRun: progress, summary identity and stopping', () => {
     const symbolic = { ...engineer(proposing(SKILL_PATCH)), label: 'rules', kind: 'symbolic' as const };
     const ctx = context({ target: passingEven(), engineer: symbolic, onProgress: (e) => events.push(e) });
     const { summary } = await run(ctx);
-    expect(events.filter((e) => e.batchTag === 'baseline')).toEqual([
+    // Strict: the opening event carries no outcome key at all.
+    expect(events.filter((e) => e.batchTag === 'baseline')).toStrictEqual([
       { kind: 'episode', batchTag: 'baseline', done: 0, total: 2 },
       { kind: 'episode', batchTag: 'baseline', done: 1, total: 2, outcome: 'success' },
       { kind: 'episode', batchTag: 'baseline', done: 2, total: 2, outcome: 'wrong_answer' },

@@ -44,7 +44,8 @@ describe('playBaseline', () => {
     const manifest = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunManifest;
     expect(manifest).toMatchObject({ ...MANIFEST, runId: 'baseline', taskIndices: [0, 1], patch: null });
     expect(Number.isNaN(Date.parse(manifest.createdAt))).toBe(false);
-    expect(progress).toEqual([{ done: 0, total: 2 }, { done: 1, total: 2, outcome: 'success' }, { done: 2, total: 2, outcome: 'wrong_answer' }]);
+    // Strict: the opening event carries no outcome key at all.
+    expect(progress).toStrictEqual([{ done: 0, total: 2 }, { done: 1, total: 2, outcome: 'success' }, { done: 2, total: 2, outcome: 'wrong_answer' }]);
   });
 
   it('replays an infrastructure failure at most maxInfraRetries times, and stops once every task is done', async () => {
@@ -104,7 +105,8 @@ describe('playBaseline', () => {
     const model = target((task) => (task === 0 ? gold(task) : wrong));
     const { records } = await play(model, { dir: fresh(), taskIndices: [0], strategy: 'react' });
     expect(records[0]?.detail?.strategyTurns).toBeDefined();
-    const plain = await play(target(() => wrong), { dir: fresh(), taskIndices: [0] });
+    // Without a strategy, and without a progress callback.
+    const plain = await play(target(() => wrong), { dir: fresh(), taskIndices: [0], onProgress: undefined });
     expect(plain.records[0]?.detail?.strategyTurns).toBeUndefined();
   });
 });
