@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -44,6 +44,8 @@ describe('playBaseline', () => {
     const manifest = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunManifest;
     expect(manifest).toMatchObject({ ...MANIFEST, runId: 'baseline', taskIndices: [0, 1], patch: null });
     expect(Number.isNaN(Date.parse(manifest.createdAt))).toBe(false);
+    // The store is closed on return: its index has no write-ahead log left open beside it.
+    expect(readdirSync(dir).filter((f) => f.startsWith('index.sqlite-'))).toEqual([]);
     // Strict: the opening event carries no outcome key at all.
     expect(progress).toStrictEqual([{ done: 0, total: 2 }, { done: 1, total: 2, outcome: 'success' }, { done: 2, total: 2, outcome: 'wrong_answer' }]);
   });
