@@ -120,6 +120,8 @@ describe('recordedTurnsOf', () => {
     const turns = recordedTurnsOf(dir);
     expect([...turns.keys()].sort()).toEqual([0, 1]);
     expect(turns.get(0)?.length).toBe(1);
+    // Read and closed again: no write-ahead log left open beside the index.
+    expect(readdirSync(dir).filter((f) => f.startsWith('index.sqlite-'))).toEqual([]);
     const missing = path.join(root, 'no-run-here');
     expect(recordedTurnsOf(missing)).toEqual(new Map());
     expect(existsSync(missing)).toBe(false);
