@@ -40,7 +40,7 @@ export const MODULES: Module[] = [
     // improveBatch and the reward path it shares with sample-group (judgeProposal and validateProposal:
     // validate, rerun, decide), and the artifact writer whose failure is a user-facing ConfigError.
     mutate: ['src/evaluation/improve/improve-batch.ts:33-97', 'src/evaluation/improve/judge-proposal.ts:109-151', 'src/run-dir/artifact-file.ts'],
-    tests: ['src/run-dir/artifact-file.test.ts', 'src/evaluation/improve/judge-proposal.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
+    tests: ['src/run-dir/artifact-file.test.ts', 'src/evaluation/improve/judge-proposal.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts', 'src/evaluation/improve/improve-batch-edges.test.ts'],
   },
   {
     name: 'evaluation/improve: rerun', decidesReward: true,
@@ -49,9 +49,16 @@ export const MODULES: Module[] = [
     tests: ['src/evaluation/improve/rerun-patch.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
   },
   {
+    // The loop over batches: the revision pass and what it is told, the summary, replay and stop wiring.
     name: 'evaluation/improve: improveRun', decidesReward: true,
-    mutate: ['src/evaluation/improve/improve-run.ts', 'src/evaluation/improve/play-baseline.ts'],
-    tests: ['src/evaluation/improve/improve-run.test.ts'],
+    mutate: ['src/evaluation/improve/improve-run.ts'],
+    tests: ['src/evaluation/improve/improve-run.test.ts', 'src/evaluation/improve/improve-run-options.test.ts'],
+  },
+  {
+    // The stored baseline and its bounded infrastructure retries: direct tests without a sandbox (minutes).
+    name: 'evaluation/improve: playBaseline', decidesReward: true,
+    mutate: ['src/evaluation/improve/play-baseline.ts'],
+    tests: ['src/evaluation/improve/play-baseline.test.ts'],
   },
   {
     name: 'evaluation/summaries', decidesReward: false,

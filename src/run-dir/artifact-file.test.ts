@@ -40,6 +40,11 @@ describe('artifact files', () => {
     expect(message.endsWith(` at ${blocker}.`) || message.endsWith(` at ${path.join(blocker, 'sub')}.`)).toBe(true);
   });
 
+  it('lets an error that is not the file system\'s through as it is', () => {
+    const file = path.join(root, 'typed', 'out.txt');
+    expect(() => writeArtifact(file, 42 as unknown as string)).toThrow(TypeError);
+  });
+
   it('names only the file when the failure is at the file itself, and removes the temporary file', () => {
     const dir = path.join(root, 'taken');
     writeJsonArtifact(path.join(dir, 'keep.json'), 1);

@@ -87,7 +87,7 @@ export async function improveBatch(ctx: ImproveContext, batch: Batch, baselineRe
     return noScore(decision, { notes: [...judged.notes, `generate-only: patch written to ${path.join(IMPROVE_LAYOUT.patches, batch.tag, `${ctx.benchmark.name}.json`)}, not rerun`] });
   }
   if (!judged.rerun || !decision.raw) {
-    return noScore(decision, { ...(judged.rejection === null ? {} : { rejection: judged.rejection }), notes: judged.notes });
+    return noScore(decision, { rejection: judged.rejection, notes: judged.notes });
   }
   const raw = decision.raw;
   return finish({

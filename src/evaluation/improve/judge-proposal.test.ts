@@ -51,6 +51,15 @@ describe('judgeProposal', () => {
     expect(again.decision).toEqual(skill.decision);
   });
 
+  it('gives the same patch another rerun for another batch tag or another rerun context', async () => {
+    const ctx = context({ target: followingSkill(), engineer: engineer(proposing(SKILL_PATCH)) });
+    const first = await judgeProposal(ctx, batchOf(failing), proposing(SKILL_PATCH));
+    const otherTag = await judgeProposal(ctx, { ...batchOf(failing), tag: 'batch_001' }, proposing(SKILL_PATCH));
+    const otherContext = await judgeProposal({ ...ctx, rerunContext: { target: 'scripted', options: { strategy: 'react' } } }, batchOf(failing), proposing(SKILL_PATCH));
+    expect(new Set([first.rerun?.cacheKey, otherTag.rerun?.cacheKey, otherContext.rerun?.cacheKey]).size).toBe(3);
+    expect([otherTag.rerun?.cacheHit, otherContext.rerun?.cacheHit]).toEqual([false, false]);
+  });
+
   it('hands the verdict and the normalized patch to the sinks, and keeps the engineer notes', async () => {
     const ctx = context({ target: followingSkill(), engineer: engineer(proposing(SKILL_PATCH)) });
     const seen: string[] = [];
