@@ -9,10 +9,13 @@ import { validatePatch, type HarnessPatch } from '../../patch/index.js';
 import type { RecordedTurn } from '../../models/replaying-model.js';
 import { REACT_MARKER } from '../../runtime/strategies/index.js';
 import { RunStore } from '../../store/run-store.js';
+import { alfworldEnvironment } from '../../benchmarks/alfworld/environment.js';
+import { createScriptedModel } from '../../models/scripted-model.js';
 import { BUILTIN_PATCH_RULES } from '../../testing/builtin-patch-rules.js';
 import { sandboxCompiler } from '../../app/sandbox-compiler.js';
 import { rerunPatch } from './judge-proposal.js';
-import { contextMaker, engineer, followingSkill, gold, proposing, SKILL_PATCH, target, taskOf } from '../../testing/scripted-loop.fixture.js';
+import { contextMaker, dataDir, engineer, followingSkill, gold, hook, infra, proposing, SKILL_PATCH, target, taskOf } from '../../testing/scripted-loop.fixture.js';
+import { TEST_REGISTRY } from '../../testing/sim-baseline.fixture.js';
 
 // What the reward path's options do to a rerun, driven through rerunPatch: exact replay of the baseline's
 // turns, the baseline strategy, switched-off lifecycle positions, progress events and interruption.
@@ -119,5 +122,19 @@ describe('rerunPatch options', () => {
     expect(r.records.map((x) => x.task.index)).toEqual([0]);
     expect(r.attempts).toBe(1);
     expect(model.calls.map(taskOf)).toEqual([0]);
+  });
+
+  it("installs the hooks by the benchmark's compile rules: under ALFWorld's, a hook naming a numbered instance is dropped and never called", async () => {
+    // Validation would refuse such a patch first; experiments' reruns install what they are given, by the same rules.
+    const naming = { ...hook('def hook(ctx, nb):\n    return {"skills": ["go to cabinet 1 first"]}\n'), benchmark: 'alfworld' };
+    const plain = { ...hook('def hook(ctx, nb):\n    return {"skills": ["go to every cabinet first"]}\n'), benchmark: 'alfworld' };
+    const ctx = context({
+      benchmark: TEST_REGISTRY.get('alfworld'), openEnvironment: () => Promise.resolve(alfworldEnvironment({ dataDir, split: 'dev' })),
+      target: createScriptedModel([infra, infra]), engineer: engineer(proposing(naming)), maxInfraRetries: 0,
+    });
+    const dropped = await rerunPatch(ctx, 'batch_000', naming as HarnessPatch, [0], rerunDir(ctx.rootDir, 'numbered'));
+    expect(dropped.records.map((r) => [r.outcome, r.hookTrace.length])).toEqual([['model_error', 0]]);
+    const kept = await rerunPatch(ctx, 'batch_000', plain as HarnessPatch, [0], rerunDir(ctx.rootDir, 'unnumbered'));
+    expect(kept.records.map((r) => [r.outcome, r.hookTrace.map((t) => t.hook)])).toEqual([['model_error', ['on_init']]]);
   });
 });
