@@ -44,9 +44,11 @@ export const MODULES: Module[] = [
   },
   {
     name: 'evaluation/improve: rerun', decidesReward: true,
-    // rerunPatch and rerun: the cached, resumable rerun store and its infrastructure retries.
+    // rerunPatch and rerun: the cached, resumable rerun store and its infrastructure retries, and how the
+    // context's options (replay, strategy, switched-off hooks, progress, signal) reach it. Driven directly
+    // and through judgeProposal; improveBatch's tests reach it only through the whole pipeline.
     mutate: ['src/evaluation/improve/judge-proposal.ts:158-201'],
-    tests: ['src/evaluation/improve/rerun-patch.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts'],
+    tests: ['src/evaluation/improve/rerun-patch.test.ts', 'src/evaluation/improve/rerun-patch-options.test.ts', 'src/evaluation/improve/judge-proposal.test.ts'],
   },
   {
     // The loop over batches: the revision pass and what it is told, the summary, replay and stop wiring.
