@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -80,24 +80,40 @@ describe('every example in improve --help is accepted', () => {
   it('each example plays on one task (openai: examples reach the pre-flight check of a closed port)', async () => {
     const port = await closedPort();
     const examples = cases();
+    // The --patch-source example replays what the --generate-only example wrote, so it runs after the others,
+    // on that example's run directory; the generate-only example plays a batch of ten so that it has failures.
+    const generating = examples.findIndex((args) => args.includes('--generate-only'));
+    const replaying = examples.filter((args) => args.includes('--patch-source'));
+    expect(generating, 'a --generate-only example').toBeGreaterThanOrEqual(0);
+    expect(replaying, 'a --patch-source example').toHaveLength(1);
+    const play = async (args: string[], dir: string, tasks: string[]): Promise<void> => {
+      const openai = args.some((a) => a.startsWith('openai:'));
+      const played = args.map((a) => a.replace(/^openai:http:\/\/127\.0\.0\.1:\d+/, `openai:http://127.0.0.1:${port}`));
+      const source = played.indexOf('--patch-source');
+      if (source >= 0) played[source + 1] = path.join(root, `improve-${generating}`, 'patches');
+      const r = await runCli([...played, ...tasks, '--batches', '1', '--run-dir', dir]);
+      const shown = `${args.join(' ')}\n${r.stderr}`;
+      expect(r.stderr, shown).not.toMatch(/unknown option|error: (Invalid|Unknown)|must be/);
+      if (openai) {
+        expect(r.code, shown).toBe(1);
+        expect(r.stderr, shown).toMatch(/pre-flight check of the target .* failed, nothing was played: connection refused/);
+      } else {
+        expect(r.code, shown).toBe(0);
+        expect(r.stdout, shown).toMatch(/batch_000/);
+      }
+    };
+    const tenTasks = ['--tasks', '0:10', '--batch-size', '10'];
+    const oneTask = ['--tasks', '0:1', '--batch-size', '1'];
+    const first = examples.filter((args) => !args.includes('--patch-source'));
     // Two at a time: each is a whole improve process (baseline, engineer, sandboxed rerun).
-    for (let i = 0; i < examples.length; i += 2) {
-      await Promise.all(examples.slice(i, i + 2).map(async (args, j) => {
-        const dir = path.join(root, `improve-${i + j}`);
-        const openai = args.some((a) => a.startsWith('openai:'));
-        const played = args.map((a) => a.replace(/^openai:http:\/\/127\.0\.0\.1:\d+/, `openai:http://127.0.0.1:${port}`));
-        const r = await runCli([...played, '--tasks', '0:1', '--batch-size', '1', '--batches', '1', '--run-dir', dir]);
-        const shown = `${args.join(' ')}\n${r.stderr}`;
-        expect(r.stderr, shown).not.toMatch(/unknown option|error: (Invalid|Unknown)|must be/);
-        if (openai) {
-          expect(r.code, shown).toBe(1);
-          expect(r.stderr, shown).toMatch(/pre-flight check of the target .* failed, nothing was played: connection refused/);
-        } else {
-          expect(r.code, shown).toBe(0);
-          expect(r.stdout, shown).toMatch(/batch_000/);
-        }
+    for (let i = 0; i < first.length; i += 2) {
+      await Promise.all(first.slice(i, i + 2).map((args) => {
+        const index = examples.indexOf(args);
+        return play(args, path.join(root, `improve-${index}`), index === generating ? tenTasks : oneTask);
       }));
     }
+    await play(replaying[0]!, path.join(root, 'improve-replay'), tenTasks);
+    expect(readdirSync(path.join(root, `improve-${generating}`, 'patches')).length).toBeGreaterThan(0);
   }, 900_000);
 });
 
