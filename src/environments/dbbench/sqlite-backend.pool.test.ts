@@ -89,6 +89,8 @@ describe('createSqliteBackend process pool', () => {
     try {
       const broken = (await backend.openEpisode({ name: 't', columns: ['Score', 'Score'], rows: [['1', '2']] })) as SqliteSession;
       expect(broken.setupError).toBe("1060 (42S21): Duplicate column name 'Score'");
+      // The refusal is known from the table alone: no process is started until a statement comes.
+      expect(backend.workers()).toEqual({ busy: 0, idle: 0, started: 0, killed: 0 });
       expect(formatSqlOutcome(await broken.execute('SELECT * FROM t'))).toBe("1146 (42S02): Table 'dbbench.t' doesn't exist");
       await broken.dispose();
       const next = (await backend.openEpisode(MEDALS)) as SqliteSession;
@@ -119,6 +121,19 @@ describe('createSqliteBackend process pool', () => {
       expect(formatSqlOutcome(await next.execute('SELECT COUNT(*) FROM Medals'))).toBe('[(2,)]');
       await next.dispose();
       expect(backend.workers()).toEqual({ busy: 0, idle: 1, started: 1, killed: 0 });
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('disposes a refused table\'s session without ever starting a process', async () => {
+    const backend = createSqliteBackend();
+    try {
+      const refused = (await backend.openEpisode({ name: 't', columns: ['a', 'b'], rows: [['1']] })) as SqliteSession;
+      expect(refused.setupError).toBe("1136 (21S01): Column count doesn't match value count at row 1");
+      await refused.dispose();
+      expect(backend.workers()).toEqual({ busy: 0, idle: 0, started: 0, killed: 0 });
+      await expect(refused.execute('SELECT 1')).rejects.toThrow(/dispose/);
     } finally {
       await backend.close();
     }

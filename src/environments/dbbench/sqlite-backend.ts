@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { ConfigError, InternalError } from '../../episode/index.js';
 import type { DbBackend, SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
-import { SqliteEngine } from './sqlite-engine.js';
+import { SqliteEngine, tableDefinitionError } from './sqlite-engine.js';
 import { SqliteWorkerPool, type SqliteWorkerPoolInfo } from './sqlite-worker-pool.js';
 import { SqliteWorkerSession } from './sqlite-worker-session.js';
 import { resolveSqliteLimits, type SqliteLimits } from './sqlite-limits.js';
@@ -153,7 +153,9 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
       } else {
         const worker = new SqliteWorkerSession({ pool, table, databaseName: nameFor(table), timeoutMs, onDispose: forget });
         session = worker;
-        await worker.open();
+        const refused = tableDefinitionError(table);
+        if (refused) worker.openRefused(refused.message);
+        else await worker.open();
         if (closed) {
           // close() ran while the database was being built.
           await worker.dispose();

@@ -53,7 +53,7 @@ class StatementTimeout extends Error {
 }
 
 /** Why MySQL would refuse to create or fill the task table, or null when it can be loaded. */
-function tableDefinitionError(table: DbTable): MysqlError | null {
+export function tableDefinitionError(table: DbTable): MysqlError | null {
   if (table.name === '' || table.name.endsWith(' ')) return new MysqlError(1103, '42000', `Incorrect table name '${table.name}'`);
   if (Array.from(table.name).length > 64) return new MysqlError(1059, '42000', `Identifier name '${table.name}' is too long`);
   const seen = new Set<string>();

@@ -49,13 +49,25 @@ export class SqliteWorkerSession implements SqliteSession {
   #state: SqliteSessionState | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #disposed = false;
+  /** Whether a process was asked for yet: see {@link openRefused}. */
+  #opened = false;
 
   constructor(options: SqliteWorkerSessionOptions) {
     this.#options = options;
   }
 
+  /**
+   * For a task table MySQL refuses to create (`setupError`, known from the table alone): the session
+   * starts without a process, since its database would only be empty. The episode usually ends right
+   * away; should a statement still come, the empty database is opened then, exactly as `open` would have.
+   */
+  openRefused(setupError: string): void {
+    this.setupError = setupError;
+  }
+
   /** Borrows a process and opens the episode database in it: the task table, or the last snapshot after a kill. */
   async open(moves = 0): Promise<void> {
+    this.#opened = true;
     const { pool, table, databaseName } = this.#options;
     const tableKey = sqliteTableKey(table);
     const proc = await pool.acquire(tableKey);
@@ -142,6 +154,7 @@ export class SqliteWorkerSession implements SqliteSession {
     const run = this.#queue.then(async () => {
       for (let moves = 0; ; moves++) {
         if (this.#disposed) throw new InternalError({ message: 'DbSession used after dispose().' });
+        if (!this.#opened) await this.open();
         if (!this.#proc) throw new InternalError({ message: 'The SQLite process hosting this episode database was lost.' });
         if (this.#proc.alive) {
           const result = await task(this.#proc);
