@@ -164,7 +164,11 @@ function scoreOf(module: Module, results: readonly MutantResult[], seconds: numb
 async function runModule(module: Module): Promise<Score> {
   const started = performance.now();
   const file = slug(module.name);
+  // Each mutant's result as it comes (scripts/stryker-mutant-log.js), for a run stopped part-way.
+  process.env.STRYKER_MUTANT_LOG = path.join(OUT, `${file}.progress.log`);
   const results = await new Stryker({
+    plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker-mutant-log.js'],
+    reporters: ['clear-text', 'progress', 'json', 'mutant-log'],
     mutate: module.mutate,
     testFiles: module.tests,
     incrementalFile: path.join(OUT, `${file}.incremental.json`),
