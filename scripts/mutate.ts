@@ -39,7 +39,7 @@ export const MODULES: Module[] = [
     name: 'evaluation/improve: improveBatch', decidesReward: true,
     // improveBatch and the reward path it shares with sample-group (judgeProposal and validateProposal:
     // validate, rerun, decide), and the artifact writer whose failure is a user-facing ConfigError.
-    mutate: ['src/evaluation/improve/improve-batch.ts:33-97', 'src/evaluation/improve/judge-proposal.ts:109-151', 'src/run-dir/artifact-file.ts'],
+    mutate: ['src/evaluation/improve/improve-batch.ts', 'src/evaluation/improve/judge-proposal.ts:108-157', 'src/run-dir/artifact-file.ts'],
     tests: ['src/run-dir/artifact-file.test.ts', 'src/evaluation/improve/judge-proposal.test.ts', 'src/evaluation/improve/improve-batch.test.ts', 'src/evaluation/improve/improve-batch-records.test.ts', 'src/evaluation/improve/improve-batch-edges.test.ts'],
   },
   {
@@ -164,7 +164,11 @@ function scoreOf(module: Module, results: readonly MutantResult[], seconds: numb
 async function runModule(module: Module): Promise<Score> {
   const started = performance.now();
   const file = slug(module.name);
+  // Each mutant's result as it comes (scripts/stryker-mutant-log.js), for a run stopped part-way.
+  process.env.STRYKER_MUTANT_LOG = path.join(OUT, `${file}.progress.log`);
   const results = await new Stryker({
+    plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker-mutant-log.js'],
+    reporters: ['clear-text', 'progress', 'json', 'mutant-log'],
     mutate: module.mutate,
     testFiles: module.tests,
     incrementalFile: path.join(OUT, `${file}.incremental.json`),

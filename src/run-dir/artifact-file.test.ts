@@ -34,6 +34,7 @@ describe('artifact files', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).field).toBe('path');
     const message = (error as ConfigError).message;
     expect(message.startsWith(`Cannot write ${file}: `)).toBe(true);
     expect(message).not.toContain('.tmp-');

@@ -81,6 +81,17 @@ describe('improveRun: progress, summary identity and stopping', () => {
   });
 });
 
+describe('improveRun: generate-only', () => {
+  it('marks the summary of a generate-only run, and only that one', async () => {
+    const generated = await run({ ...context({ target: passingEven(), engineer: engineer(proposing(SKILL_PATCH)) }), generateOnly: true });
+    expect(generated.results.map((r) => r.status)).toEqual(['generated']);
+    expect(generated.summary.generateOnly).toBe(true);
+    const measured = await run(context({ target: passingEven(), engineer: engineer(proposing(SKILL_PATCH)) }));
+    expect(measured.results.map((r) => r.status)).toEqual(['scored']);
+    expect('generateOnly' in measured.summary).toBe(false);
+  });
+});
+
 describe('improveRun: replay and strategy', () => {
   it('replays the baseline turns in the reruns only when replay is exact', async () => {
     // A silent patch leaves every request as the baseline's: an exact replay answers all of them from the baseline.
