@@ -34,6 +34,14 @@ const batchOf = (records: Map<number, EpisodeRecord>): JudgedBatch => ({
 });
 
 describe('judgeProposal', () => {
+  it('judges a failed engineer request without validating or rerunning anything', async () => {
+    const ctx = context({ target: followingSkill(), engineer: engineer(proposing(SKILL_PATCH)) });
+    const judged = await judgeProposal(ctx, batchOf(failing), { status: 'request_failed', detail: 'engineer returned an empty response' });
+    expect(judged).toMatchObject({ verdict: null, patch: null, patchedRewards: null, hookEffects: {}, hookFaults: 0, rejection: null, rerun: null });
+    expect(judged.notes).toEqual(['engineer returned an empty response']);
+    expect(judged.decision).toMatchObject({ status: 'engineer_request_failed_treated_as_no_patch', score: 0 });
+  });
+
   it('gives two different patches on one batch two reruns, each judged on its own', async () => {
     // One run folder for both: a shared cache key would hand the silent patch the skill patch's rerun.
     const ctx = context({ target: followingSkill(), engineer: engineer(proposing(SKILL_PATCH)) });
