@@ -7,18 +7,28 @@
  *   schedule can finish sooner, so 1.0 means the runtime adds nothing that delays episodes;
  * - per-step overhead: an episode's wall time minus its model time, over its model turns (p50 and p99
  *   over the episodes), at concurrency 8;
- * - peak RSS: this process, and the largest sum over it and its child processes sampled during the run.
+ * - peak RSS: this process, and the largest sum over it and its child processes sampled during the run
+ *   (without the simulated target's own process under `--sim-process`).
  *
  *   npx tsx bench/concurrency-bench.ts [--tasks 64] [--concurrency 64] [--latency-ms 200] [--bench dbbench,alfworld,webshop]
- *     [--sqlite-workers N] [--json]
+ *     [--sqlite-workers N] [--sim-process] [--json]
+ *
+ * `--sim-process` serves the simulated target from a process of its own (`sim-target-server.ts`), as a
+ * real model server would be, instead of on this process's event loop. In-process, the simulation's work
+ * for one episode's request delays the other episodes and so counts as their runtime overhead; the
+ * separate-process figure leaves only the runtime's own work (and the machine's second core runs the
+ * simulation). Rows say which one they measured.
  *
  * `--sqlite-workers` caps DBBench's database processes (default: the CPU count, at least 2; episodes
  * past it share processes). The machine's load average is printed with every row: the figures are only
  * comparable between runs on an equally loaded machine.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 import { benchmarkOptions } from '../src/app/open-environment.js';
 import { resolveTarget } from '../src/app/resolve-target.js';
@@ -28,6 +38,7 @@ import { runBatch } from '../src/evaluation/run-batch.js';
 import { NO_HOOKS } from '../src/hooks/native-hooks.js';
 import { RUN_MANIFEST_VERSION } from '../src/store/run-manifest.js';
 import { RunStore } from '../src/store/run-store.js';
+import { createOpenAICompatibleModel } from '../src/models/openai-compatible-model.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -39,7 +50,8 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Resident bytes of this process and its descendants (Linux /proc; 0 where it cannot be read). */
-function treeRssBytes(pid = process.pid): number {
+function treeRssBytes(pid = process.pid, skip?: number): number {
+  if (pid === skip) return 0;
   let total = 0;
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -47,7 +59,7 @@ function treeRssBytes(pid = process.pid): number {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       const file = `/proc/${pid}/task/${task}/children`;
       if (!existsSync(file)) continue;
-      for (const child of readFileSync(file, 'utf8').split(' ').filter(Boolean)) total += treeRssBytes(Number(child));
+      for (const child of readFileSync(file, 'utf8').split(' ').filter(Boolean)) total += treeRssBytes(Number(child), skip);
     }
   } catch {
     // The process ended while it was read.
@@ -66,13 +78,15 @@ export interface ConcurrencyFigures {
   stepOverheadP50Ms: number;
   stepOverheadP99Ms: number;
   peakTreeRssMb: number;
+  /** Where the simulated target ran: this process's event loop, or a process of its own. */
+  sim: 'in-process' | 'own process';
   /** The 1-minute load average when the run ended. */
   load1: number;
 }
 
 export async function measureConcurrency(
   bench: string,
-  options: { tasks: number; concurrency: number; latencyMs: number; sqliteWorkers?: number },
+  options: { tasks: number; concurrency: number; latencyMs: number; sqliteWorkers?: number; simProcess?: boolean },
 ): Promise<ConcurrencyFigures> {
   const registry = new BenchmarkRegistry();
   const definition = registry.find(bench)!;
@@ -86,15 +100,19 @@ export async function measureConcurrency(
   });
   const { environment } = opened;
   const spec = `sim:${bench}?seed=1${options.latencyMs > 0 ? `&latency_ms=${options.latencyMs}` : ''}`;
-  const target = await resolveTarget(spec, { dataDir, registry, bench });
+  const target = options.simProcess
+    ? await simTargetProcess(bench, options.latencyMs)
+    : await resolveTarget(spec, { dataDir, registry, bench });
   const taskIndices = [...Array(Math.min(options.tasks, environment.size)).keys()];
   const dir = mkdtempSync(path.join(tmpdir(), 'harness-concurrency-'));
   const store = RunStore.create(dir, {
     schemaVersion: RUN_MANIFEST_VERSION, runId: 'bench', createdAt: new Date().toISOString(), bench, split: definition.defaultSplit,
     taskIndices, target: { spec, label: target.model.label, simulated: true }, patch: null, options: {},
   });
-  let peakTree = treeRssBytes();
-  const sampler = setInterval(() => (peakTree = Math.max(peakTree, treeRssBytes())), 250);
+  // The simulated target's own process stands for the model server: it is not the runtime's memory.
+  const skip = 'pid' in target ? (target.pid as number | undefined) : undefined;
+  let peakTree = treeRssBytes(process.pid, skip);
+  const sampler = setInterval(() => (peakTree = Math.max(peakTree, treeRssBytes(process.pid, skip))), 250);
   const started = performance.now();
   try {
     await runBatch({ environment, model: target.model, hooks: NO_HOOKS, taskIndices, store, concurrency: options.concurrency });
@@ -114,8 +132,22 @@ export async function measureConcurrency(
   return {
     bench, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
     efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99),
-    peakTreeRssMb: peakTree / 2 ** 20, load1: loadavg()[0]!,
+    peakTreeRssMb: peakTree / 2 ** 20, sim: options.simProcess ? 'own process' : 'in-process', load1: loadavg()[0]!,
   };
+}
+
+/** The simulated target served by `sim-target-server.ts` in a child process, reached over HTTP. */
+async function simTargetProcess(bench: string, latencyMs: number): Promise<{ model: ReturnType<typeof createOpenAICompatibleModel>; pid: number | undefined; close(): Promise<void> }> {
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sim-target-server.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--bench', bench, '--seed', '1', '--latency-ms', String(latencyMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the simulated target's process exited (${code}) before it listened`)));
+  });
+  const { url } = JSON.parse(line) as { url: string };
+  const model = createOpenAICompatibleModel({ baseURL: url, model: `sim-${bench}`, label: `sim:${bench}?seed=1 (simulated target, own process)`, retry: { maxAttempts: 1 } });
+  return { model, pid: child.pid, close: async () => { child.stdin!.end(); await exited; } };
 }
 
 const isMain = process.argv[1] !== undefined && /concurrency-bench\.ts$/.test(process.argv[1]);
@@ -125,14 +157,15 @@ if (isMain) {
   const latencyMs = Number(arg('--latency-ms', '200'));
   const benches = arg('--bench', 'dbbench,alfworld,webshop').split(',');
   const sqliteWorkers = process.argv.includes('--sqlite-workers') ? Number(arg('--sqlite-workers', '')) : undefined;
+  const simProcess = process.argv.includes('--sim-process');
   const rows: ConcurrencyFigures[] = [];
-  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs, ...(sqliteWorkers === undefined ? {} : { sqliteWorkers }) }));
+  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs, simProcess, ...(sqliteWorkers === undefined ? {} : { sqliteWorkers }) }));
   if (process.argv.includes('--json')) console.log(JSON.stringify({ rows, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
   else {
     for (const r of rows) {
       console.log(`${r.bench}: ${r.episodes} episodes at concurrency ${r.concurrency}, ${r.latencyMs} ms/turn: wall ${r.wallMs.toFixed(0)} ms, ` +
         `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms; ` +
-        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; load ${r.load1.toFixed(2)}`);
+        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; sim ${r.sim}; load ${r.load1.toFixed(2)}`);
     }
     console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   }

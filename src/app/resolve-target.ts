@@ -1,6 +1,6 @@
 import { ConfigError } from '../episode/index.js';
 import type { ChatModel } from '../models/chat-model.js';
-import { startFakeOpenAIServer } from '../models/fake-openai-server.js';
+import { startFakeOpenAIServer, type FakeOpenAIServer } from '../models/fake-openai-server.js';
 import { createOpenAICompatibleModel, type OpenAICompatibleModel } from '../models/openai-compatible-model.js';
 import { loadScriptedModelFile } from '../models/scripted-model.js';
 import type { BenchmarkRegistry } from '../benchmarks/registry.js';
@@ -30,24 +30,7 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
     case 'sim': {
       if (!context.dataDir) throw new ConfigError({ message: 'The simulated target needs the data directory.', field: 'dataDir' });
       const { latencyMs, simParams } = sim!;
-      // The baseline strategies' own requests (critique, reflection) are answered in front of the simulation;
-      // a Reflection retry is played by the same simulation under a derived seed (an independent second draw).
-      const params = new URLSearchParams(simParams);
-      const retryParams = new URLSearchParams(simParams);
-      retryParams.set('seed', String(retrySeed(Number(params.get('seed') ?? 0))));
-      const dataDir = context.dataDir;
-      let retry: ReturnType<typeof simulatedReplier> | undefined;
-      const reply = withStrategyReplies(simulatedReplier(context.registry, parsed.bench, dataDir, params, context.taskFile), (request) =>
-        (retry ??= simulatedReplier(context.registry, parsed.bench, dataDir, retryParams, context.taskFile))(request),
-      );
-      const server = await startFakeOpenAIServer({
-        recordRequests: false,
-        models: [`sim-${parsed.bench}`],
-        handler: (request) => {
-          const r = reply(request);
-          return { kind: 'raw', status: r.status, body: r.body as Record<string, unknown>, ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) };
-        },
-      });
+      const server = await startSimulatedServer({ registry: context.registry, bench: parsed.bench, dataDir: context.dataDir, simParams, latencyMs, ...(context.taskFile !== undefined ? { taskFile: context.taskFile } : {}) });
       const query = new URLSearchParams(parsed.params).toString();
       const label = `sim:${parsed.bench}?${query || 'seed=0'} (simulated target)`;
       const base = createOpenAICompatibleModel({ baseURL: server.url, model: `sim-${parsed.bench}`, label, retry: { maxAttempts: 1 } });
@@ -63,6 +46,34 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
     case 'symbolic':
       throw new Error('unreachable: checkTargetSpec refuses symbolic targets');
   }
+}
+
+/**
+ * The local OpenAI-compatible server of a simulated target (model id `sim-<bench>`), answering as the
+ * benchmark's simulation with `simParams` after `latencyMs` per reply. `resolveTarget` starts it in this
+ * process; the concurrency bench also starts it in a process of its own, as a real model server would be.
+ */
+export async function startSimulatedServer(options: {
+  registry: BenchmarkRegistry; bench: string; dataDir: string; simParams: Record<string, string>; latencyMs: number; taskFile?: string;
+}): Promise<FakeOpenAIServer> {
+  const { registry, bench, dataDir, latencyMs, taskFile } = options;
+  // The baseline strategies' own requests (critique, reflection) are answered in front of the simulation;
+  // a Reflection retry is played by the same simulation under a derived seed (an independent second draw).
+  const params = new URLSearchParams(options.simParams);
+  const retryParams = new URLSearchParams(options.simParams);
+  retryParams.set('seed', String(retrySeed(Number(params.get('seed') ?? 0))));
+  let retry: ReturnType<typeof simulatedReplier> | undefined;
+  const reply = withStrategyReplies(simulatedReplier(registry, bench, dataDir, params, taskFile), (request) =>
+    (retry ??= simulatedReplier(registry, bench, dataDir, retryParams, taskFile))(request),
+  );
+  return startFakeOpenAIServer({
+    recordRequests: false,
+    models: [`sim-${bench}`],
+    handler: (request) => {
+      const r = reply(request);
+      return { kind: 'raw', status: r.status, body: r.body as Record<string, unknown>, ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) };
+    },
+  });
 }
 
 /** The seed a simulated target plays a Reflection retry with: another draw, fixed by the run's seed. */
