@@ -137,9 +137,9 @@ describe('RunStore directories and errors', () => {
     RunStore.create(dir, manifest([0])).close();
     const taken = configError(() => RunStore.create(dir, manifest([0])));
     expect([taken.message, taken.field]).toEqual([`${dir} already holds a run. Pass --resume to continue it, or choose another --run-dir.`, 'runDir']);
-    const other = configError(() => RunStore.open(dir, manifest([1])));
+    const other = configError(() => RunStore.open(dir, { ...manifest([1]), split: 'test' }));
     expect([other.message, other.field]).toEqual([
-      `Cannot resume ${dir}: it was started with different settings (taskIndices: [0] → [1]). Resume with the same flags, or start a new --run-dir.`,
+      `Cannot resume ${dir}: it was started with different settings (split: "dev" → "test"; taskIndices: [0] → [1]). Resume with the same flags, or start a new --run-dir.`,
       'resume',
     ]);
     const missing = configError(() => RunStore.open(path.join(dir, 'nothing')));
