@@ -17,23 +17,24 @@ export function cleanHookText(value: unknown): string {
 /**
  * Lower-cased, collapsed action cut to 900 code points. A numbered-instance action is dropped unless it is
  * exactly one of `ctx.admissible` (both normalized); this applies on every benchmark, as in the original.
+ * Whitespace alone collapses to '' (no action).
  */
 export function cleanHookAction(value: unknown, ctx: Dict): string {
   if (typeof value !== 'string') return '';
   const action = collapseWhitespace(lowerCase(value));
-  if (action === '') return '';
-  const admissibleRaw = ctx.admissible;
-  const admissible = new Set(
-    (Array.isArray(admissibleRaw) ? admissibleRaw : []).map((x) => collapseWhitespace(lowerCase(String(x)))),
-  );
-  if (namesNumberedInstance(action) && !admissible.has(action)) return '';
+  if (namesNumberedInstance(action) && !isAdmissible(action, ctx.admissible)) return '';
   return sliceCodePoints(action, MAX_RETURN_TEXT_CHARS);
 }
 
-function kindOf(result: Dict): string {
+/** Whether `action` (normalized) is one of the listed admissible actions, each normalized the same way. */
+function isAdmissible(action: string, admissible: unknown): boolean {
+  return Array.isArray(admissible) && admissible.some((x) => collapseWhitespace(lowerCase(String(x))) === action);
+}
+
+/** The trimmed `kind` string, or `undefined` when the hook gave none or a non-string. */
+function kindOf(result: Dict): string | undefined {
   const kind = result.kind;
-  if (kind === undefined || kind === null || kind === false || kind === '' || kind === 0) return '';
-  return typeof kind === 'string' ? kind.trim() : '';
+  return typeof kind === 'string' ? kind.trim() : undefined;
 }
 
 function normalizeInit(result: Dict): InitEffect | undefined {
@@ -95,7 +96,7 @@ export function normalizeHookResult<H extends HookName>(hook: H, raw: unknown, c
       return normalizeBeforeAction(raw, ctx) as HookEffectByName[H] | undefined;
     case 'on_post_step':
       return normalizePostStep(raw, ctx) as HookEffectByName[H] | undefined;
-    default:
-      return undefined;
   }
+  // Not a hook name (only an untyped caller can pass one): no effect.
+  return undefined;
 }

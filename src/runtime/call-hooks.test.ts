@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { HookTraceEntry } from '../episode/index.js';
 import type { BeforeActionEffect, InitEffect, PostStepEffect } from '../hooks/hook-effects.js';
-import { foldGuards, foldInit, foldPostStep, settle, type FiredEffect } from './call-hooks.js';
+import { createNativeHookProvider } from '../hooks/native-hooks.js';
+import { callHooks, foldGuards, foldInit, foldPostStep, settle, type FiredEffect } from './call-hooks.js';
 
 function fired<H extends 'on_before_action' | 'on_post_step'>(hook: H, effects: (H extends 'on_before_action' ? BeforeActionEffect : PostStepEffect)[]): FiredEffect<H>[] {
   return effects.map((effect, hookIndex) => {
@@ -59,5 +60,29 @@ describe('folding hook effects of an action loop', () => {
     const firedInit = effects.map((effect, hookIndex) => ({ effect, trace: { round: 0, hook: 'on_init' as const, hookIndex, effect: 'init', disposition: 'applied' as const } }));
     expect(foldInit(firedInit)).toEqual({ skills: ['a', 'b', 'c'], toolHints: ['use x', 'use y'] });
     expect(foldInit([])).toEqual({ skills: [], toolHints: [] });
+  });
+});
+
+describe('callHooks', () => {
+  it('traces a hook returning None as no effect, between effective ones, and fires only the effects', async () => {
+    const provider = createNativeHookProvider([
+      { hook: 'on_post_step', fn: () => null },
+      { hook: 'on_post_step', fn: () => ({ kind: 'inject_hint', message: 'look again' }) },
+      { hook: 'on_post_step', fn: () => undefined },
+      { hook: 'on_before_action', fn: () => ({ kind: 'force_action', action: 'look' }) },
+    ]);
+    const hooks = await provider.openEpisode();
+    const trace: HookTraceEntry[] = [];
+    const fired = await callHooks('on_post_step', {}, { round: 3 }, hooks, trace);
+    expect(fired.map((f) => f.effect)).toEqual([{ kind: 'inject_hint', message: 'look again' }]);
+    expect(trace).toEqual([
+      { round: 3, hook: 'on_post_step', hookIndex: 0, effect: 'none', disposition: 'none' },
+      { round: 3, hook: 'on_post_step', hookIndex: 1, effect: 'inject_hint', disposition: 'applied', detail: 'look again' },
+      { round: 3, hook: 'on_post_step', hookIndex: 2, effect: 'none', disposition: 'none' },
+    ]);
+    const guards = await callHooks('on_before_action', {}, { round: 3, tool: 'act' }, hooks, trace);
+    expect(guards.map((f) => f.effect)).toEqual([{ kind: 'force_action', action: 'look' }]);
+    expect(trace[3]).toEqual({ round: 3, hook: 'on_before_action', hookIndex: 0, effect: 'force_action', disposition: 'applied', detail: 'look', tool: 'act' });
+    await hooks.close();
   });
 });

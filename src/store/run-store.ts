@@ -171,9 +171,10 @@ export class RunStore {
     const entries = records.map((raw, position) => {
       const record = this.lift(raw, seen);
       const line = raw.schemaVersion === EPISODE_RECORD_VERSION ? lines[position]! : JSON.stringify(record);
-      return { index: record.task.index, attempt: record.attempt, position, line };
+      return { index: record.task.index, attempt: record.attempt, line };
     });
-    entries.sort((a, b) => a.index - b.index || a.attempt - b.attempt || a.position - b.position);
+    // Array.prototype.sort is stable: records of the same task and attempt keep their file order.
+    entries.sort((a, b) => a.index - b.index || a.attempt - b.attempt);
     const canonical = entries.map((e) => e.line);
     if (canonical.every((line, i) => line === lines[i])) return;
     this.episodes.replaceAll(canonical);
@@ -184,7 +185,7 @@ export class RunStore {
     this.turnLog.flush();
     const { records, lines } = this.turnLog.readAll();
     const order = records.map((r, position) => ({ index: r.index, attempt: r.attempt, position, line: lines[position]! }));
-    order.sort((a, b) => a.index - b.index || a.attempt - b.attempt || a.position - b.position);
+    order.sort((a, b) => a.index - b.index || a.attempt - b.attempt);
     if (order.every((e, i) => e.position === i)) return;
     this.turnLog.replaceAll(order.map((e) => e.line));
   }
@@ -223,7 +224,8 @@ export class RunStore {
   /** Checks a stored record's version and returns it in the current shape (`seen` counts records per task). */
   private lift(raw: EpisodeRecord, seen: Map<number, number> = this.liftCounts): EpisodeRecord {
     const version: unknown = raw.schemaVersion;
-    if (typeof version !== 'number' || !READABLE_EPISODE_RECORD_VERSIONS.includes(version)) {
+    // The list holds numbers only: a string or missing version is not in it either.
+    if (!(READABLE_EPISODE_RECORD_VERSIONS as readonly unknown[]).includes(version)) {
       throw new ConfigError({
         message: `${this.dir}: episode record version ${String(version)} is not supported (this version reads ${READABLE_EPISODE_RECORD_VERSIONS.join(' and ')}).`,
         field: 'runDir',
