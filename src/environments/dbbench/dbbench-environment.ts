@@ -178,7 +178,10 @@ export class DbBenchEpisode implements ToolEpisode {
     return UNKNOWN_FUNCTION_REPLY;
   }
 
+  /** Ends the episode's database; where the backend allows, without waiting for the database's reply. */
   close(): Promise<void> {
-    return this.session.dispose();
+    if (!this.session.disposeInBackground) return this.session.dispose();
+    this.session.disposeInBackground();
+    return Promise.resolve();
   }
 }
