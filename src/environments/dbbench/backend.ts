@@ -29,6 +29,11 @@ export interface DbSession {
   /** The FC table hash over every table (sorted, `_`-joined), or null for an empty database. */
   tableHash(): Promise<string | null>;
   dispose(): Promise<void>;
+  /**
+   * Starts `dispose()` without the caller waiting for it, for sessions whose backend's `close()` waits
+   * for it to finish (so nothing is lost). Absent: the caller awaits `dispose()`.
+   */
+  disposeInBackground?(): void;
 }
 
 /** A database engine that can open a fresh, isolated database per episode. */

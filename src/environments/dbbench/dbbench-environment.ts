@@ -84,7 +84,8 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Ep
     async openEpisode(index) {
       const task = tasks[index];
       if (!task) throw new ConfigError({ message: `Task index ${index} is outside the split (0..${tasks.length - 1}).`, field: 'tasks' });
-      const unreproducible = await goldCheck(index, task);
+      // The gold check runs beside the episode rather than before it: only the record needs its answer.
+      const unreproducible = goldCheck(index, task);
       const session = await options.backend.openEpisode(task.table, { sqlTimeoutMs });
       if (session.setupError) {
         // AgentBench ends such a task with TASK_ERROR: the table cannot exist in MySQL, so no agent could solve it.
@@ -92,8 +93,7 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Ep
         throw new TaskSetupError(`task ${index}: the task table cannot be created: ${session.setupError}`);
       }
       const tips = overlayTips(options.overlay, task.type);
-      const info = unreproducible === true ? { goldUnreproducible: true } : {};
-      return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading, tips, info);
+      return new DbBenchEpisode({ bench: 'dbbench', split: options.split, index }, task, session, protocol, maxRounds, grading, tips, unreproducible);
     },
     close: () => options.backend.close(),
   };
@@ -101,6 +101,7 @@ export function createDbBenchEnvironment(options: DbBenchEnvironmentOptions): Ep
 
 export class DbBenchEpisode implements ToolEpisode {
   readonly tools;
+  /** `goldUnreproducible: true` is added by `close()` once the task's gold check has answered. */
   readonly info: Record<string, unknown>;
   private readonly state: DbBenchEpisodeState;
 
@@ -112,10 +113,10 @@ export class DbBenchEpisode implements ToolEpisode {
     readonly maxRounds: number,
     private readonly grading: DbBenchGradingRule,
     private readonly overlayTips: string[],
-    extraInfo: Record<string, unknown>,
+    private readonly goldUnreproducible: Promise<boolean | null>,
   ) {
     this.tools = protocol.tools;
-    this.info = { type: data.type, ...extraInfo };
+    this.info = { type: data.type };
     this.state = new DbBenchEpisodeState(data);
   }
 
@@ -178,7 +179,14 @@ export class DbBenchEpisode implements ToolEpisode {
     return UNKNOWN_FUNCTION_REPLY;
   }
 
-  close(): Promise<void> {
-    return this.session.dispose();
+  /**
+   * Ends the episode's database (where the backend allows, without waiting for the database's reply) and
+   * completes `info` with the gold check, which ran beside the episode. The record is built after this.
+   */
+  async close(): Promise<void> {
+    if (this.session.disposeInBackground) this.session.disposeInBackground();
+    const disposed = this.session.disposeInBackground ? Promise.resolve() : this.session.dispose();
+    const [unreproducible] = await Promise.all([this.goldUnreproducible, disposed]);
+    if (unreproducible === true) this.info.goldUnreproducible = true;
   }
 }

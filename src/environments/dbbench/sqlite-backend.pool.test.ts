@@ -168,6 +168,25 @@ describe('createSqliteBackend process pool', () => {
     await backend.close();
   });
 
+  it('disposeInBackground() returns before the process replied; the process comes back later and close() waits for it', async () => {
+    const backend = createSqliteBackend();
+    try {
+      const session = await backend.openEpisode(MEDALS);
+      session.disposeInBackground!();
+      // The close request is on its way: the process is still lent.
+      expect(backend.workers()).toMatchObject({ busy: 1, idle: 0 });
+      await expect(session.execute('SELECT 1')).rejects.toThrow(/dispose/);
+      await expect.poll(() => backend.workers(), { timeout: 30_000 }).toEqual({ busy: 0, idle: 1, started: 1, killed: 0 });
+      const next = await backend.openEpisode(MEDALS);
+      next.disposeInBackground!();
+      await backend.close();
+      // close() waited for the episode still closing: its process came back (and was then terminated).
+      expect(backend.workers()).toEqual({ busy: 0, idle: 0, started: 1, killed: 0 });
+    } finally {
+      await backend.close();
+    }
+  });
+
   it('rejects a bad workerPoolSize as a configuration error', () => {
     expect(() => createSqliteBackend({ workerPoolSize: -1 })).toThrow(/workerPoolSize must be a non-negative integer/);
   });

@@ -61,11 +61,11 @@ describe('SqliteWorkerPool', () => {
     expect(lent.alive).toBe(false);
   });
 
-  it('warm(n) starts n processes before any acquire and keeps them', async () => {
-    const pool = new SqliteWorkerPool({ maxIdle: 0, maxStarting: 2, limits });
+  it('warm(n) starts n processes at once, past maxStarting, before any acquire and keeps them', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 0, maxStarting: 1, limits });
     try {
       pool.warm(3);
-      expect(pool.info().started).toBe(2);
+      expect(pool.info().started).toBe(3);
       await expect.poll(() => pool.info().idle, { timeout: 60_000 }).toBe(3);
       expect(pool.info()).toEqual({ busy: 0, idle: 3, started: 3, killed: 0 });
       const lent = await pool.acquire();
@@ -74,6 +74,47 @@ describe('SqliteWorkerPool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('warm(n) starts no more than maxProcesses', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 0, maxStarting: 1, maxProcesses: 2, limits });
+    try {
+      pool.warm(5);
+      expect(pool.info().started).toBe(2);
+      await expect.poll(() => pool.info().idle, { timeout: 60_000 }).toBe(2);
+      expect(pool.info().started).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('at the process cap, lends a ready process at once while another starts, and spreads waiters over both', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 2, maxStarting: 1, maxProcesses: 2, limits });
+    try {
+      const first = await pool.acquire();
+      let secondLent = false;
+      // The second waiter is promised the process this acquire starts; the third shares the ready one.
+      const second = pool.acquire().then((proc) => ((secondLent = true), proc));
+      const third = await pool.acquire();
+      expect(third).toBe(first);
+      expect(secondLent).toBe(false);
+      expect(pool.info().started).toBe(2);
+      const fourth = pool.acquire();
+      const started = await second;
+      expect(started).not.toBe(first);
+      expect(await fourth).toBe(started);
+      expect(pool.info()).toEqual({ busy: 2, idle: 0, started: 2, killed: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails the episodes promised to a starting process after close()', async () => {
+    const pool = new SqliteWorkerPool({ maxIdle: 0, maxProcesses: 1, limits });
+    pool.warm(1);
+    const promised = Promise.all([pool.acquire(), pool.acquire()]).catch((error: unknown) => error);
+    await pool.close();
+    expect(await promised).toEqual(expect.objectContaining({ message: expect.stringMatching(/close/) }));
   });
 
   it('a process keeps a table it was sent: later opens send its key only, and an idle holder is lent first', async () => {

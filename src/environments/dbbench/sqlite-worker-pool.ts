@@ -46,7 +46,8 @@ interface Waiter {
  * or a newly started one. New processes start while episodes are waiting, a few at a time (starting one
  * costs hundreds of milliseconds of CPU, which many starts at once would spread over every waiting
  * episode). So the pool grows with demand, a waiting episode always has a process on the way, and at most
- * `maxIdle` processes stay warm when demand drops.
+ * `maxIdle` processes stay warm when demand drops. `warm` instead starts the processes a batch will need
+ * all at once, before its first episode.
  */
 export class SqliteWorkerPool {
   #maxIdle: number;
@@ -56,7 +57,8 @@ export class SqliteWorkerPool {
   /** Lent processes and how many episode databases each hosts. */
   readonly #busy = new Map<SqliteWorkerProcess, number>();
   readonly #maxProcesses: number;
-  readonly #starting = new Set<SqliteWorkerProcess>();
+  /** Processes loading, each with the waiting episodes promised to it at the process cap (see `#share`). */
+  readonly #starting = new Map<SqliteWorkerProcess, Waiter[]>();
   readonly #waiters: Waiter[] = [];
   /** Processes to keep alive (idle, lent or starting) whether or not episodes wait: see `warm`. */
   #target = 0;
@@ -74,9 +76,10 @@ export class SqliteWorkerPool {
   }
 
   /**
-   * Starts processes now, before any episode asks, until `count` exist (idle, lent or starting), still a
-   * few at a time, and keeps that many warm afterwards (`maxIdle` grows to `count`). A batch that plays
-   * `count` episodes at once then finds its processes loaded instead of queueing behind their starts.
+   * Starts processes now, before any episode asks, until `count` exist (idle, lent or starting, at most
+   * `maxProcesses`), all at once rather than `maxStarting` at a time, and keeps that many warm afterwards
+   * (`maxIdle` grows to `count`). A batch that plays `count` episodes at once then finds its processes
+   * loaded, or loading side by side, instead of queueing behind starts made one after another.
    */
   warm(count: number): void {
     this.#target = Math.max(this.#target, Math.min(count, this.#maxProcesses));
@@ -134,8 +137,9 @@ export class SqliteWorkerPool {
   /** Terminates idle and starting processes and fails waiting `acquire`s; lent processes end when they come back. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const waiter of this.#waiters.splice(0)) waiter.reject(closedError());
-    const procs = [...this.#idle.splice(0), ...this.#starting];
+    const promised = [...this.#starting.values()].flatMap((waiters) => waiters.splice(0));
+    for (const waiter of [...this.#waiters.splice(0), ...promised]) waiter.reject(closedError());
+    const procs = [...this.#idle.splice(0), ...this.#starting.keys()];
     await Promise.all(procs.map((proc) => proc.terminate()));
   }
 
@@ -153,15 +157,27 @@ export class SqliteWorkerPool {
   }
 
   /**
-   * At the process cap, with none starting, waiting episodes share lent processes: each goes to the live
-   * one hosting the fewest databases.
+   * At the process cap, waiting episodes share processes: each goes to the process with the fewest
+   * episode databases, counting a lent process's hosted databases and a starting process's promised
+   * episodes (a ready process wins a tie). A waiter given a ready process is lent it at once, even while
+   * others are still starting; one given a starting process is lent it when it is ready. An episode stays
+   * on its process to the end, so spreading the episodes of a batch's first wave evenly over all the
+   * processes matters more than the few milliseconds between two processes becoming ready.
    */
   #share(): void {
-    while (this.#waiters.length > 0 && this.#starting.size === 0 && this.#alive() >= this.#maxProcesses) {
+    while (this.#waiters.length > 0 && this.#alive() >= this.#maxProcesses) {
       let best: SqliteWorkerProcess | undefined;
-      for (const [proc, hosted] of this.#busy) if (proc.alive && (best === undefined || hosted < this.#busy.get(best)!)) best = proc;
-      if (!best) return;
-      this.#waiters.shift()!.resolve(this.#lend(best));
+      let fewest = Number.POSITIVE_INFINITY;
+      for (const [proc, hosted] of this.#busy) {
+        if (proc.alive && hosted < fewest) [best, fewest] = [proc, hosted];
+      }
+      let loading: Waiter[] | undefined;
+      for (const promised of this.#starting.values()) {
+        if (promised.length < fewest) [loading, fewest] = [promised, promised.length];
+      }
+      if (loading) loading.push(this.#waiters.shift()!);
+      else if (best) this.#waiters.shift()!.resolve(this.#lend(best));
+      else return;
     }
   }
 
@@ -182,24 +198,28 @@ export class SqliteWorkerPool {
   }
 
   /**
-   * Starts processes while more episodes wait than processes are starting, or fewer than the warm target
-   * exist, up to `maxStarting` at once.
+   * Starts processes while fewer than the warm target exist (all at once), or while more episodes wait
+   * than processes are starting (up to `maxStarting` at once).
    */
   #grow(): void {
     const wanted = (): boolean =>
-      this.#starting.size < this.#waiters.length || this.#alive() < this.#target;
-    while (!this.#closed && this.#starting.size < this.#maxStarting && this.#alive() < this.#maxProcesses && wanted()) {
+      this.#alive() < this.#target || (this.#starting.size < this.#maxStarting && this.#starting.size < this.#waiters.length);
+    while (!this.#closed && this.#alive() < this.#maxProcesses && wanted()) {
       const proc = new SqliteWorkerProcess(this.#limits);
-      this.#starting.add(proc);
+      this.#starting.set(proc, []);
       this.#started += 1;
       proc.ready.then(
         () => {
+          const promised = this.#starting.get(proc) ?? [];
           this.#starting.delete(proc);
-          void this.#offer(proc);
+          if (promised.length > 0) for (const waiter of promised) waiter.resolve(this.#lend(proc));
+          else void this.#offer(proc);
           this.#grow();
           this.#share();
         },
         (error: Error) => {
+          // Episodes promised to this process wait again, first in line.
+          this.#waiters.unshift(...(this.#starting.get(proc) ?? []));
           this.#starting.delete(proc);
           // The episode this process was started for learns why; the others get new starts. A warm-up start
           // that fails with nobody waiting is not retried (the next acquire starts one and sees the error).

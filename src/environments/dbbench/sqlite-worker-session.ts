@@ -146,6 +146,15 @@ export class SqliteWorkerSession implements SqliteSession {
   }
 
   /**
+   * The episode need not wait for its database process's close reply: the session stays among the
+   * backend's open sessions until the reply came, and the backend's `close()` disposes those, which
+   * queues behind this one and so waits for it.
+   */
+  disposeInBackground(): void {
+    this.dispose().catch(() => undefined);
+  }
+
+  /**
    * Runs calls one at a time: a timeout replaces the process, which must not happen under another call.
    * A process that a neighbour's statement ended (found dead, or a call answered `'moved'`: never sent)
    * is left for one rebuilt from this session's own snapshot, and the call runs there.
