@@ -29,7 +29,7 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
   {
     name: 'run', term: 'run [options]',
     description: 'Play benchmark tasks with a target model and record every episode (no engineer, no reward).',
-    load: async () => (await import('./commands/run.js')).registerRunCommand,
+    load: async () => (await import('./commands/run-register.js')).registerRunCommand,
   },
   {
     name: 'improve', term: 'improve [options]',
