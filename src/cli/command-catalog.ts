@@ -34,7 +34,7 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
   {
     name: 'improve', term: 'improve [options]',
     description: 'The Harness-R1 loop: baseline → failure evidence → engineer patch → validate → rerun the same tasks → reward, per batch.',
-    load: async () => (await import('./commands/improve.js')).registerImproveCommand,
+    load: async () => (await import('./commands/improve-register.js')).registerImproveCommand,
   },
   {
     name: 'experiment', term: 'experiment',
