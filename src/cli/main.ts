@@ -1,53 +1,41 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 
-import { ConfigError, isHarnessError } from '../episode/index.js';
-import { registerDemoCommand } from './commands/demo.js';
-import { registerEnvCheckCommand } from './commands/env-check.js';
-import { registerExperimentCommand } from './commands/experiment.js';
-import { registerExportCommand } from './commands/export.js';
-import { registerImproveCommand } from './commands/improve.js';
-import { registerPacketCommand } from './commands/packet.js';
-import { registerProbeCommand } from './commands/probe.js';
-import { registerReportCommand } from './commands/report.js';
-import { registerRunCommand } from './commands/run.js';
-import { registerSampleGroupCommand } from './commands/sample-group.js';
-import { registerServeRewardCommand } from './commands/serve-reward.js';
-import { registerSplitsCommand } from './commands/splits.js';
-import { registerValidateCommand } from './commands/validate.js';
-import { openSandboxCompiler } from '../app/sandbox-compiler.js';
-import { readConfigFile } from '../app/options.js';
-import { BenchmarkRegistry, loadBenchmarkModule, looksLikePath } from '../benchmarks/registry.js';
+import { isHarnessError } from '../episode/errors.js';
 import type { CliContext } from './cli-context.js';
+import { COMMAND_CATALOG, reachableCommands } from './command-catalog.js';
 import { fsProblem, isFsError } from '../store/fs-problem.js';
 import { EXIT_INTERRUPTED } from './interrupt.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
 
-/** Builds the `harness-r1` program. Each command is a thin wrapper over a library function. */
-export function buildProgram(ctx: CliContext = { registry: new BenchmarkRegistry() }): Command {
+/**
+ * Builds the `harness-r1` program. Each command is a thin wrapper over a library function. The commands
+ * in `load` (by default all) are loaded and registered in full; the others only by name and description,
+ * as the top-level help lists them, so a command line pays only for the command it runs.
+ */
+export async function buildProgram(ctx?: CliContext, load: ReadonlySet<string> = new Set(COMMAND_CATALOG.map((entry) => entry.name))): Promise<Command> {
   const program = new Command('harness-r1')
     .description('Make LLM agents fail less without touching their weights: run a frozen agent, patch its harness with hooks, rerun, measure.')
     .version(packageVersion(), '-V, --version', 'print the version and exit')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  registerDemoCommand(program, ctx);
-  registerRunCommand(program, ctx);
-  registerImproveCommand(program, ctx);
-  registerExperimentCommand(program, ctx);
-  registerReportCommand(program, ctx);
-  registerPacketCommand(program, ctx);
-  registerProbeCommand(program);
-  registerEnvCheckCommand(program, ctx);
-  registerSplitsCommand(program, ctx.registry, ctx.config);
-  registerValidateCommand(program, {
-    openCompiler: openSandboxCompiler,
-    benchmarks: ctx.registry.patchRules(),
-    benchmarkNames: ctx.registry.names(),
-    resolveBench: async (value) => (looksLikePath(value) ? (await ctx.registry.resolve(value)).name : value),
+  const context = load.size > 0 ? (ctx ?? (await prepareContext([]))) : undefined;
+  const registers = await Promise.all(COMMAND_CATALOG.map((entry) => (load.has(entry.name) ? entry.load() : undefined)));
+  const listedOnly = new Map<Command, string>();
+  COMMAND_CATALOG.forEach((entry, i) => {
+    const register = registers[i];
+    if (register) register(program, context!);
+    else listedOnly.set(program.command(entry.name).description(entry.description), entry.term);
   });
-  registerExportCommand(program, ctx);
-  registerSampleGroupCommand(program, ctx);
-  registerServeRewardCommand(program, ctx);
+  // Set after the commands are added, so none of them inherits it.
+  program.configureHelp({
+    subcommandTerm(this: Help, command: Command): string {
+      return listedOnly.get(command) ?? Help.prototype.subcommandTerm.call(this, command);
+    },
+  });
+  program.hook('preSubcommand', (_program, command) => {
+    if (listedOnly.has(command)) throw new Error(`command '${command.name()}' was reached without being loaded (reachableCommands missed it)`);
+  });
   return program;
 }
 
@@ -66,6 +54,9 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
  * loads from a module, so their own flags exist when the command is built.
  */
 export async function prepareContext(argv: readonly string[]): Promise<CliContext> {
+  const [{ BenchmarkRegistry, loadBenchmarkModule, looksLikePath }, { readConfigFile }, { ConfigError }] = await Promise.all([
+    import('../benchmarks/registry.js'), import('../app/options.js'), import('../episode/index.js'),
+  ]);
   const registry = new BenchmarkRegistry();
   const configFile = flagValue(argv, '--config');
   const config = configFile === undefined ? undefined : readConfigFile(configFile);
@@ -84,7 +75,11 @@ export async function prepareContext(argv: readonly string[]): Promise<CliContex
 /** Runs the CLI: usage and config errors exit 2 with a message naming what is wrong; other failures exit 1. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    const program = buildProgram(await prepareContext(argv));
+    const load = reachableCommands(argv);
+    // The context is built (and a bad config file or benchmark module reported) for any command line that
+    // names a command or gives --config or --bench; `--version` and the top-level help skip it.
+    const needsContext = load.size > 0 || argv.some((arg) => /^--(?:config|bench)(?:=|$)/.test(arg));
+    const program = await buildProgram(needsContext ? await prepareContext(argv) : undefined, load);
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -5,7 +5,6 @@ import type { AnyBenchmarkDefinition } from '../../benchmark/definition.js';
 import { ConfigError } from '../../episode/index.js';
 import { benchmarkOf, benchNames, protocolHelp, type CliContext } from '../cli-context.js';
 import { simTargetHelp } from '../sim-target-help.js';
-import { improveCommand } from './improve.js';
 
 /** What the demo says before it runs: which parts are real and which are simulated. */
 export function demoBanner(definition: AnyBenchmarkDefinition, taskFile?: string): string {
@@ -78,6 +77,7 @@ ${simTargetHelp(ctx.registry, 'demo')}`)
       if (!definition.simulation) throw new ConfigError({ message: `${definition.name} has no simulated target, so the offline demo cannot run on it.`, field: 'bench' });
       const files = Object.fromEntries(fileKeys.map((k) => [k, typeof opts[k] === 'string' ? (opts[k] as string) : undefined]));
       const given = fileKeys.map((k) => files[k]).find((v) => v !== undefined);
+      const { improveCommand } = await import('./improve.js');
       const result = await improveCommand(
         { registry: ctx.registry },
         {
