@@ -15,6 +15,11 @@ export interface AlfworldGameIndex {
   candidates(firstUserMessage: string): AlfworldGameRecord[];
   /** A game in its initial state (one cached instance per game and wording; reset on every call). */
   freshGame(game: AlfworldGameRecord, wording: AlfworldWording): AlfworldGame;
+  /**
+   * The same cached instance, for a caller that steps it across requests: as `owner` left it (`fresh` false)
+   * when nobody else used it since, else reset and now owned by `owner` (`fresh` true: replay from the start).
+   */
+  claimGame(game: AlfworldGameRecord, wording: AlfworldWording, owner: object): { engine: AlfworldGame; fresh: boolean };
 }
 
 export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], logic: AlfworldLogicSet): AlfworldGameIndex {
@@ -28,6 +33,16 @@ export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], lo
   const intros = new Map<string, string>();
   const found = new Map<string, AlfworldGameRecord[]>();
   const engines = new Map<string, AlfworldGame>();
+  /** Who stepped each cached instance last through `claimGame` (none after a `freshGame`). */
+  const owners = new Map<string, object | undefined>();
+  const engineFor = (game: AlfworldGameRecord, wording: AlfworldWording, key: string): AlfworldGame => {
+    let engine = engines.get(key);
+    if (!engine) {
+      engine = createAlfworldGame(game, { wording, logic });
+      engines.set(key, engine);
+    }
+    return engine;
+  };
   const introOf = (g: AlfworldGameRecord, wording: AlfworldWording): string => {
     const key = `${wording}\u0000${g.id}`;
     let text = intros.get(key);
@@ -53,13 +68,18 @@ export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], lo
     },
     freshGame(game, wording) {
       const key = `${wording}\u0000${game.id}`;
-      let engine = engines.get(key);
-      if (!engine) {
-        engine = createAlfworldGame(game, { wording, logic });
-        engines.set(key, engine);
-      }
+      const engine = engineFor(game, wording, key);
+      owners.set(key, undefined);
       engine.reset();
       return engine;
+    },
+    claimGame(game, wording, owner) {
+      const key = `${wording}\u0000${game.id}`;
+      const engine = engineFor(game, wording, key);
+      if (owners.get(key) === owner) return { engine, fresh: false };
+      owners.set(key, owner);
+      engine.reset();
+      return { engine, fresh: true };
     },
   };
 }
