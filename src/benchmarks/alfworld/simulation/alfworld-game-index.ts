@@ -43,11 +43,16 @@ export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], lo
     }
     return engine;
   };
+  /** Instances made for intros and not kept yet: a game that turns out to be a candidate keeps its own. */
+  const introEngines = new Map<string, AlfworldGame>();
   const introOf = (g: AlfworldGameRecord, wording: AlfworldWording): string => {
     const key = `${wording}\u0000${g.id}`;
     let text = intros.get(key);
     if (text === undefined) {
-      const reset = createAlfworldGame(g, { wording, logic }).reset();
+      const engine = engines.get(key) ?? createAlfworldGame(g, { wording, logic });
+      if (!engines.has(key)) introEngines.set(key, engine);
+      owners.set(key, undefined);
+      const reset = engine.reset();
       text = `Here is your task. ${agentBenchInitialObservation(reset.observation)} AVAILABLE ACTIONS: ${reset.admissible.join('\n')}`;
       intros.set(key, text);
     }
@@ -63,6 +68,15 @@ export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], lo
       const listed = message.includes(' AVAILABLE ACTIONS: ');
       const introText = (g: AlfworldGameRecord, wording: AlfworldWording): string => (listed ? introOf(g, wording) : (introOf(g, wording).split(' AVAILABLE ACTIONS: ')[0] ?? ''));
       const list = (goal === undefined ? [] : (byGoal.get(goal) ?? [])).filter((g) => introText(g, '2.1.1') === wanted || introText(g, '2.1.2') === wanted);
+      // Candidates are stepped (when there are several) from the first request, in the wording assumed before any
+      // reply tells it, 2.1.1, or the one that matched: the intro's instance is kept for that, saving a second
+      // parse; the others are dropped, as before.
+      for (const g of list.length > 1 ? list : []) {
+        const key = `${introText(g, '2.1.1') === wanted ? '2.1.1' : '2.1.2'}\u0000${g.id}`;
+        const engine = introEngines.get(key);
+        if (engine !== undefined && !engines.has(key)) engines.set(key, engine);
+      }
+      introEngines.clear();
       found.set(message, list);
       return list;
     },
