@@ -42,6 +42,19 @@ describe('sentence BLEU with smoothing method 4 (NLTK 3.8 golden vectors)', () =
     expect(wrong.map((c) => c.action)).toEqual([]);
   });
 
+  it('scores the same with the commands\' n-grams counted once and reused', () => {
+    // The first pass fills the per-command cache, the second reads it; both must equal the uncached token path.
+    for (let pass = 0; pass < 2; pass++) {
+      const mismatched = golden.cases.filter((c) => {
+        const cleaned = pyStrip(c.action).toLowerCase().split('\n')[0]!;
+        const list = golden.lists[c.list]!;
+        const scores = nearestAdmissible(c.action, list).scores;
+        return scores !== undefined && scores.some((s, i) => s !== sentenceBleuMethod4(pySplit(list[i]!), pySplit(cleaned)));
+      });
+      expect(mismatched.map((c) => c.action)).toEqual([]);
+    }
+  });
+
   it('handles the edge cases as NLTK 3.8 does', () => {
     // Hypothesis with no unigram match, or empty: 0.
     expect(sentenceBleuMethod4(['go', 'to', 'desk', '1'], ['fly'])).toBe(0);

@@ -23,9 +23,11 @@ import { pySplit, pyStrip } from '../../python/python-text.js';
 export const METHOD4_K = 5;
 const WEIGHTS = [0.25, 0.25, 0.25, 0.25] as const;
 
-interface Precision {
-  numerator: number;
-  denominator: number;
+/** A token list's n-gram counts for n = 1..4, and its length: all BLEU needs of either side. */
+interface NgramProfile {
+  length: number;
+  /** counts[n - 1]: n-gram → occurrences (keys are the tokens joined by one space). */
+  counts: Map<string, number>[];
 }
 
 function ngramCounts(tokens: readonly string[], n: number): Map<string, number> {
@@ -38,9 +40,32 @@ function ngramCounts(tokens: readonly string[], n: number): Map<string, number> 
   return counts;
 }
 
-function modifiedPrecision(reference: readonly string[], hypothesis: readonly string[], n: number): Precision {
-  const hyp = ngramCounts(hypothesis, n);
-  const ref = ngramCounts(reference, n);
+function profileOf(tokens: readonly string[]): NgramProfile {
+  return { length: tokens.length, counts: WEIGHTS.map((_, i) => ngramCounts(tokens, i + 1)) };
+}
+
+/**
+ * Profiles of reference texts (admissible commands), which recur from step to step and game to game. The
+ * profile is a function of the text alone, so a cached one gives the same score; the store is emptied when
+ * it reaches its bound, which keeps memory flat whatever texts arrive.
+ */
+const referenceProfiles = new Map<string, NgramProfile>();
+const REFERENCE_PROFILES_MAX = 8192;
+
+function referenceProfile(text: string): NgramProfile {
+  let profile = referenceProfiles.get(text);
+  if (profile === undefined) {
+    if (referenceProfiles.size >= REFERENCE_PROFILES_MAX) referenceProfiles.clear();
+    profile = profileOf(pySplit(text));
+    referenceProfiles.set(text, profile);
+  }
+  return profile;
+}
+
+/** Modified precision's numerator (clipped matches) and denominator (max(1, hypothesis n-grams)). */
+function modifiedPrecision(reference: NgramProfile, hypothesis: NgramProfile, n: number): { numerator: number; denominator: number } {
+  const hyp = hypothesis.counts[n - 1]!;
+  const ref = reference.counts[n - 1]!;
   let numerator = 0;
   let total = 0;
   for (const [gram, count] of hyp) {
@@ -90,6 +115,10 @@ export function exactSum(values: readonly number[]): number {
  * `sentence_bleu([reference], hypothesis, smoothing_function=method4)` of NLTK 3.8 on token lists.
  */
 export function sentenceBleuMethod4(reference: readonly string[], hypothesis: readonly string[]): number {
+  return bleuOfProfiles(profileOf(reference), profileOf(hypothesis));
+}
+
+function bleuOfProfiles(reference: NgramProfile, hypothesis: NgramProfile): number {
   const precisions = WEIGHTS.map((_, i) => modifiedPrecision(reference, hypothesis, i + 1));
   if (precisions[0]!.numerator === 0) return 0;
   const hypLen = hypothesis.length;
@@ -115,7 +144,7 @@ export function sentenceBleuMethod4(reference: readonly string[], hypothesis: re
 
 /** AgentBench's `bleu_score(reference, candidate)`: whitespace tokens, method-4 sentence BLEU. */
 export function bleuScore(reference: string, candidate: string): number {
-  return sentenceBleuMethod4(pySplit(reference), pySplit(candidate));
+  return bleuOfProfiles(referenceProfile(reference), profileOf(pySplit(candidate)));
 }
 
 /** The threshold above which the best-scoring admissible command replaces the action. */
@@ -140,7 +169,9 @@ export interface AdmissibleMatch {
  */
 export function mapToAdmissible(text: string, admissible: readonly string[]): AdmissibleMatch {
   if (admissible.length === 0 || admissible.includes(text)) return { action: text };
-  const scores = admissible.map((choice) => bleuScore(choice, text));
+  // The text's n-grams are counted once for the whole list; the commands' come from the cache.
+  const hypothesis = profileOf(pySplit(text));
+  const scores = admissible.map((choice) => bleuOfProfiles(referenceProfile(choice), hypothesis));
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
   const score = scores[best]!;

@@ -15,6 +15,11 @@ export interface AlfworldGameIndex {
   candidates(firstUserMessage: string): AlfworldGameRecord[];
   /** A game in its initial state (one cached instance per game and wording; reset on every call). */
   freshGame(game: AlfworldGameRecord, wording: AlfworldWording): AlfworldGame;
+  /**
+   * The same cached instance, for a caller that steps it across requests: as `owner` left it (`fresh` false)
+   * when nobody else used it since, else reset and now owned by `owner` (`fresh` true: replay from the start).
+   */
+  claimGame(game: AlfworldGameRecord, wording: AlfworldWording, owner: object): { engine: AlfworldGame; fresh: boolean };
 }
 
 export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], logic: AlfworldLogicSet): AlfworldGameIndex {
@@ -28,11 +33,26 @@ export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], lo
   const intros = new Map<string, string>();
   const found = new Map<string, AlfworldGameRecord[]>();
   const engines = new Map<string, AlfworldGame>();
+  /** Who stepped each cached instance last through `claimGame` (none after a `freshGame`). */
+  const owners = new Map<string, object | undefined>();
+  const engineFor = (game: AlfworldGameRecord, wording: AlfworldWording, key: string): AlfworldGame => {
+    let engine = engines.get(key);
+    if (!engine) {
+      engine = createAlfworldGame(game, { wording, logic });
+      engines.set(key, engine);
+    }
+    return engine;
+  };
+  /** Instances made for intros and not kept yet: a game that turns out to be a candidate keeps its own. */
+  const introEngines = new Map<string, AlfworldGame>();
   const introOf = (g: AlfworldGameRecord, wording: AlfworldWording): string => {
     const key = `${wording}\u0000${g.id}`;
     let text = intros.get(key);
     if (text === undefined) {
-      const reset = createAlfworldGame(g, { wording, logic }).reset();
+      const engine = engines.get(key) ?? createAlfworldGame(g, { wording, logic });
+      if (!engines.has(key)) introEngines.set(key, engine);
+      owners.set(key, undefined);
+      const reset = engine.reset();
       text = `Here is your task. ${agentBenchInitialObservation(reset.observation)} AVAILABLE ACTIONS: ${reset.admissible.join('\n')}`;
       intros.set(key, text);
     }
@@ -48,18 +68,32 @@ export function createAlfworldGameIndex(games: readonly AlfworldGameRecord[], lo
       const listed = message.includes(' AVAILABLE ACTIONS: ');
       const introText = (g: AlfworldGameRecord, wording: AlfworldWording): string => (listed ? introOf(g, wording) : (introOf(g, wording).split(' AVAILABLE ACTIONS: ')[0] ?? ''));
       const list = (goal === undefined ? [] : (byGoal.get(goal) ?? [])).filter((g) => introText(g, '2.1.1') === wanted || introText(g, '2.1.2') === wanted);
+      // Candidates are stepped (when there are several) from the first request, in the wording assumed before any
+      // reply tells it, 2.1.1, or the one that matched: the intro's instance is kept for that, saving a second
+      // parse; the others are dropped, as before.
+      for (const g of list.length > 1 ? list : []) {
+        const key = `${introText(g, '2.1.1') === wanted ? '2.1.1' : '2.1.2'}\u0000${g.id}`;
+        const engine = introEngines.get(key);
+        if (engine !== undefined && !engines.has(key)) engines.set(key, engine);
+      }
+      introEngines.clear();
       found.set(message, list);
       return list;
     },
     freshGame(game, wording) {
       const key = `${wording}\u0000${game.id}`;
-      let engine = engines.get(key);
-      if (!engine) {
-        engine = createAlfworldGame(game, { wording, logic });
-        engines.set(key, engine);
-      }
+      const engine = engineFor(game, wording, key);
+      owners.set(key, undefined);
       engine.reset();
       return engine;
+    },
+    claimGame(game, wording, owner) {
+      const key = `${wording}\u0000${game.id}`;
+      const engine = engineFor(game, wording, key);
+      if (owners.get(key) === owner) return { engine, fresh: false };
+      owners.set(key, owner);
+      engine.reset();
+      return { engine, fresh: true };
     },
   };
 }

@@ -5,6 +5,7 @@ import { stripArrivalPrefix } from '../../../environments/alfworld/render-observ
 import { ALFWORLD_FAMILY_OF } from '../../../environments/alfworld/task-families.js';
 import { simChance, simIndex } from '../../dbbench/simulation/sim-rng.js';
 import type { AlfworldGameIndex } from './alfworld-game-index.js';
+import { ConversationStore, type SeenMessage } from './conversation-store.js';
 import { faultsNamedBy, type AlfworldFault, type AlfworldSimSettings } from './alfworld-sim-settings.js';
 
 /** Why the target sent an action: the expert plan, a recovery step, or one of the failure modes. */
@@ -29,7 +30,7 @@ export interface AlfworldGamePlan {
   wrongReceptacle: string;
 }
 
-/** What the target believes, rebuilt from the conversation on every request. */
+/** What the target believes, replayed from the conversation (and kept between its requests). */
 interface Mind {
   w: number;
   queue: string[];
@@ -59,15 +60,48 @@ interface WireMsg {
   action: string | undefined;
 }
 
+/** One candidate game's check against the tool replies: the commands stepped so far, where it resumes. */
+interface GameScan {
+  /** The commands the game was stepped with, in order (to step a reset instance back to where it was). */
+  actions: string[];
+  /** The message index the next check starts at. */
+  next: number;
+  /** The answer of `firstMismatch` once found (then final), else Infinity. */
+  mismatchAt: number;
+}
+
+/** The replay of the target's own turns for one belief (game, and where the replay started). */
+interface MindState {
+  gameId: string;
+  from: number;
+  sim: MindReplay;
+  /** The first message not replayed yet (an action still waiting for its reply is not). */
+  resumeAt: number;
+  /** The target's previous turn: the action it meant and the reply it wrote. */
+  previous: { action: string; reply: WireMsg } | undefined;
+}
+
+/** What the target keeps of one conversation between requests. */
+interface ConversationState {
+  scans: Map<string, GameScan>;
+  mind: MindState | undefined;
+}
+
+/** How many conversations the target remembers by default (the ones used last). */
+export const ALFWORLD_SIM_MEMORY = 128;
+
 /**
- * The simulated ALFWorld target: stateless over the conversation (each request replays its own past turns
+ * The simulated ALFWorld target: a function of the conversation (each request replays its own past turns
  * against the replies it got), seeded per game, following the expert walkthrough except where a drawn
  * failure mode applies. A block of a faulty action, or a hint naming the fix, corrects that mode with
- * probability `comply`.
+ * probability `comply`. So that a turn costs the new messages only, the replay's state is remembered per
+ * conversation (`memory` conversations, 0: none) and resumed when a request extends what it has seen; the
+ * answer is the same either way.
  */
-export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; settings: AlfworldSimSettings }): AlfworldSimPolicy {
+export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; settings: AlfworldSimSettings; memory?: number }): AlfworldSimPolicy {
   const { index, settings } = options;
   const plans = new Map<string, AlfworldGamePlan>();
+  const conversations = new ConversationStore<ConversationState>(options.memory ?? ALFWORLD_SIM_MEMORY);
 
   function planFor(game: AlfworldGameRecord, initialObservation: string): AlfworldGamePlan {
     const cached = plans.get(game.id);
@@ -105,32 +139,64 @@ export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; set
   function decideTurn(body: unknown): AlfworldSimTurn {
     const textMode = !hasTools(body);
     const messages = textMode ? textView(readMessages(body)) : readMessages(body);
-    const first = messages.find((m) => m.role === 'user');
+    const firstAt = messages.findIndex((m) => m.role === 'user');
+    const first = messages[firstAt];
     if (!first) return problem('bad_request', textMode ? 'The request has no "Here is your task." message to read the task from.' : 'The request has no user message to read the task from.');
     const candidates = index.candidates(first.content);
     if (candidates.length === 0) return problem('unknown_task', 'The simulated ALFWorld target does not know this task (no shipped game has this first message).');
     const wording: Wording = messages.some((m) => m.role === 'tool' && (/\nmove .+ to /.test(m.content) || m.content.startsWith('You arrive at '))) ? '2.1.2' : '2.1.1';
-    const { game, from } = chooseGame(index, candidates, messages, wording);
+    // The first message is read through the candidates only (a v0.2 history reduction cuts it after turn one).
+    const key = [textMode ? 'v0.2' : 'fc', wording, firstAt, ...candidates.map((g) => g.id)].join('\u0000');
+    const seen = messages.map((m, i) => seenForm(m, i === firstAt));
+    const remembered = conversations.find(key, seen) ?? conversations.add(key, { scans: new Map(), mind: undefined });
+    try {
+      const turn = decideFrom(remembered.state, messages, textMode, firstAt, candidates, wording);
+      remembered.seen = seen;
+      return turn;
+    } catch (error) {
+      conversations.remove(remembered);
+      throw error;
+    }
+  }
+
+  function decideFrom(
+    state: ConversationState,
+    messages: readonly WireMsg[],
+    textMode: boolean,
+    firstAt: number,
+    candidates: readonly AlfworldGameRecord[],
+    wording: Wording,
+  ): AlfworldSimTurn {
+    const first = messages[firstAt]!;
+    const { game, from } = chooseGame(index, candidates, messages, wording, state.scans);
     const plan = planFor(game, first.content);
-    const start = Math.max(messages.indexOf(first) + 1, from);
-    const sim = new MindReplay(plan, settings, wording, from > 0 ? executedBefore(index, game, wording, messages, start) : []);
-    /** The target's previous turn: the action it meant and the reply it wrote. */
-    let previous: { action: string; reply: WireMsg } | undefined;
-    for (let i = start; i < messages.length; i++) {
+    const start = Math.max(firstAt + 1, from);
+    let mind = state.mind;
+    if (mind === undefined || mind.gameId !== game.id || mind.from !== from) {
+      const executed = from > 0 ? executedBefore(index, game, wording, messages, start) : [];
+      mind = { gameId: game.id, from, sim: new MindReplay(plan, settings, wording, executed), resumeAt: start, previous: undefined };
+      state.mind = mind;
+    }
+    const sim = mind.sim;
+    let i = mind.resumeAt;
+    for (; i < messages.length; i++) {
       const m = messages[i]!;
       if (m.role === 'assistant' && m.action !== undefined) {
         const next = messages[i + 1];
-        if (next?.role === 'tool') {
-          previous = { action: sim.apply(next.content.startsWith('Nothing happens') ? 'nothing' : 'ok'), reply: m };
+        if (next === undefined) break; // its reply has not come yet: replayed with it
+        if (next.role === 'tool') {
+          mind.previous = { action: sim.apply(next.content.startsWith('Nothing happens') ? 'nothing' : 'ok'), reply: m };
           i++;
-        } else if (next?.role === 'user') {
-          previous = { action: sim.apply('blocked'), reply: m };
+        } else if (next.role === 'user') {
+          mind.previous = { action: sim.apply('blocked'), reply: m };
           i++;
         }
       } else if (m.role === 'user') {
         sim.hint(m.content);
       }
     }
+    mind.resumeAt = i;
+    const previous = mind.previous;
     const { action, tag } = sim.intended();
     if (!textMode) return { kind: 'action', gameId: game.id, action, tag };
     // Sending the same action again repeats the previous reply byte for byte, as a repeated tool call repeats
@@ -149,10 +215,16 @@ export function createAlfworldSimPolicy(options: { index: AlfworldGameIndex; set
  * predicted observations match every tool reply so far and, when it had to change its mind, replays
  * only what came after the reply that ruled the previous belief out.
  */
-function chooseGame(index: AlfworldGameIndex, candidates: readonly AlfworldGameRecord[], messages: readonly WireMsg[], wording: Wording): { game: AlfworldGameRecord; from: number } {
+function chooseGame(
+  index: AlfworldGameIndex,
+  candidates: readonly AlfworldGameRecord[],
+  messages: readonly WireMsg[],
+  wording: Wording,
+  scans: Map<string, GameScan>,
+): { game: AlfworldGameRecord; from: number } {
   const only = candidates[0]!;
   if (candidates.length === 1) return { game: only, from: 0 };
-  const results = candidates.map((game) => ({ game, mismatchAt: firstMismatch(index, game, messages, wording) }));
+  const results = candidates.map((game) => ({ game, mismatchAt: firstMismatch(index, game, messages, wording, scans) }));
   const best = Math.max(...results.map((r) => r.mismatchAt));
   const chosenAt = results.findIndex((r) => r.mismatchAt === best);
   const earlier = results.slice(0, chosenAt).map((r) => r.mismatchAt + 1);
@@ -178,18 +250,46 @@ function executedBefore(index: AlfworldGameIndex, game: AlfworldGameRecord, word
   return done;
 }
 
-/** Index of the first tool message whose observation the game would not have given (Infinity: none). */
-function firstMismatch(index: AlfworldGameIndex, game: AlfworldGameRecord, messages: readonly WireMsg[], wording: Wording): number {
-  const engine = index.freshGame(game, wording);
-  for (let i = 0; i < messages.length; i++) {
+/**
+ * Index of the first tool message whose observation the game would not have given (Infinity: none). The check
+ * resumes where the conversation's scan of this game stopped, on the game instance as the scan left it (or on
+ * a reset one stepped again with the scan's commands when another caller used the instance since).
+ */
+function firstMismatch(index: AlfworldGameIndex, game: AlfworldGameRecord, messages: readonly WireMsg[], wording: Wording, scans: Map<string, GameScan>): number {
+  let scan = scans.get(game.id);
+  if (scan === undefined) {
+    scan = { actions: [], next: 0, mismatchAt: Number.POSITIVE_INFINITY };
+    scans.set(game.id, scan);
+  }
+  if (scan.mismatchAt !== Number.POSITIVE_INFINITY) return scan.mismatchAt;
+  const { engine, fresh } = index.claimGame(game, wording, scan);
+  if (fresh) for (const action of scan.actions) engine.step(action);
+  for (let i = scan.next; i < messages.length; i++) {
     const m = messages[i]!;
     const next = messages[i + 1];
     if (m.role !== 'assistant' || m.action === undefined || next?.role !== 'tool') continue;
-    const predicted = stripArrivalPrefix(engine.step(processAlfworldAction(m.action, engine.admissible())).observation);
+    const action = processAlfworldAction(m.action, engine.admissible());
+    scan.actions.push(action);
+    const predicted = stripArrivalPrefix(engine.step(action).observation);
     const actual = next.content.split(' AVAILABLE ACTIONS: ')[0] ?? '';
-    if (predicted !== actual) return i + 1;
+    if (predicted !== actual) {
+      scan.mismatchAt = i + 1;
+      return scan.mismatchAt;
+    }
   }
+  // The last message is looked at again next time: an action there may get its reply.
+  scan.next = Math.max(scan.next, messages.length - 1);
   return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * A message in the form the replay reads it: a tool reply up to its AVAILABLE ACTIONS list (a v0.2 history
+ * reduction cuts the list once answered); the first user message as nothing (it is read through the game
+ * candidates, which are part of the conversation's key); anything else as its text.
+ */
+function seenForm(m: WireMsg, isFirst: boolean): SeenMessage {
+  const text = isFirst ? '' : m.role === 'tool' ? (m.content.split(' AVAILABLE ACTIONS: ')[0] ?? '') : m.content;
+  return { role: m.role, action: m.action, text };
 }
 
 function problem(code: 'unknown_task' | 'bad_request', message: string): AlfworldSimTurn {

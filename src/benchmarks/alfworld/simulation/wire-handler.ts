@@ -26,6 +26,8 @@ export interface AlfworldSimHandlerOptions {
   comply?: number;
   /** Games files the run plays (`--games`), known before the shipped games. */
   gamesFiles?: string[];
+  /** How many conversations the target remembers between requests (default `ALFWORLD_SIM_MEMORY`; 0: none). */
+  memory?: number;
 }
 
 export const ALFWORLD_SIM_TARGET = 'sim:alfworld';
@@ -55,7 +57,8 @@ export function resolveAlfworldSimSettings(options: Omit<AlfworldSimHandlerOptio
 
 export function createAlfworldSimHandler(options: AlfworldSimHandlerOptions): AlfworldSimHandler {
   const settings = resolveAlfworldSimSettings(options);
-  const policy = createAlfworldSimPolicy({ index: loadAlfworldGameIndex(options.dataDir, options.gamesFiles ?? []), settings });
+  const index = loadAlfworldGameIndex(options.dataDir, options.gamesFiles ?? []);
+  const policy = createAlfworldSimPolicy({ index, settings, ...(options.memory === undefined ? {} : { memory: options.memory }) });
   const handler = (requestBody: unknown): AlfworldSimCompletion => completionFor(policy, requestBody);
   return Object.assign(handler, { settings, policy });
 }
