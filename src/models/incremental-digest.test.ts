@@ -45,6 +45,22 @@ describe('incrementalDigest', () => {
     expect(digests.hashedMessages).toBe(2 + 2 * 11);
   });
 
+  it('follows interleaved conversations side by side, each message hashed once', () => {
+    const main = conversation(6);
+    const critique = conversation(6).map((r) => ({ ...r, messages: [{ role: 'system' as const, content: 'Critique the plan.' }, ...r.messages.slice(1)] }));
+    const digests = incrementalDigest();
+    const sent = main.flatMap((r, i) => [r, critique[i]!]);
+    expect(sent.map((r) => digests.digest(r))).toEqual(sent.map(requestDigest));
+    expect(digests.hashedMessages).toBe(2 * (2 + 2 * 5));
+  });
+
+  it('gives requestDigest when more conversations interleave than it follows', () => {
+    const variants = Array.from({ length: 6 }, (_, v) => conversation(4).map((r) => ({ ...r, messages: [{ role: 'system' as const, content: `variant ${v}` }, ...r.messages.slice(1)] })));
+    const sent = [0, 1, 2, 3].flatMap((turn) => variants.map((v) => v[turn]!));
+    const digests = incrementalDigest();
+    expect(sent.map((r) => digests.digest(r))).toEqual(sent.map(requestDigest));
+  });
+
   it('follows a messages array that the caller keeps appending to in place', () => {
     const digests = incrementalDigest();
     const request: ChatRequest = { messages: [{ role: 'user', content: 'start' }], tools };

@@ -9,8 +9,9 @@ import { canonical, requestDigest } from './recorded-turn.js';
  * over the canonical text up to the last message seen, and each message's canonical text is kept with a
  * shape of it (every key and leaf value, in order). A message whose shape still matches is reused as is;
  * the first one that differs (edited, removed, replaced), or any change to the fields besides the
- * messages, restarts from that point or from scratch. The result is always the digest `requestDigest`
- * gives for the same request.
+ * messages, restarts from that point or from scratch. A few conversations are followed side by side
+ * (a strategy's critique requests interleave with the episode's own), each picked by its fields and first
+ * message. The result is always the digest `requestDigest` gives for the same request.
  */
 export interface IncrementalDigest {
   digest(request: ChatRequest): string;
@@ -102,18 +103,45 @@ function frameOf(rest: Record<string, unknown>): Frame {
   };
 }
 
-export function incrementalDigest(): IncrementalDigest {
-  let frame: Frame | undefined;
-  let hashed: HashedMessage[] = [];
+/** One conversation being followed: its frame, its hashed messages and the hash over them. */
+interface Lane {
+  frame: Frame;
+  hashed: HashedMessage[];
   /** The hash over `frame.head` and the texts of `hashed`, joined by commas. */
-  let running: Hash | undefined;
+  running: Hash;
+}
+
+/** How many conversations are followed at once (an episode's own, a strategy's critique, ...). */
+const LANES = 4;
+
+function newLane(rest: Record<string, unknown>): Lane {
+  const frame = frameOf(rest);
+  return { frame, hashed: [], running: createHash('sha256').update(frame.head) };
+}
+
+/** Keeps the first `upTo` hashed messages of a lane and starts its running hash again over them. */
+function truncate(lane: Lane, upTo: number): void {
+  lane.hashed = lane.hashed.slice(0, upTo);
+  lane.running = createHash('sha256').update(lane.frame.head);
+  lane.hashed.forEach((message, i) => lane.running.update(i === 0 ? message.text : `,${message.text}`));
+}
+
+export function incrementalDigest(): IncrementalDigest {
+  /** Most recently used first. */
+  const lanes: Lane[] = [];
   let hashedMessages = 0;
 
-  /** Keeps the first `upTo` hashed messages and starts a running hash over the head and them. */
-  const restart = (upTo: number): void => {
-    running = createHash('sha256').update(frame!.head);
-    hashed = hashed.slice(0, upTo);
-    hashed.forEach((message, i) => running!.update(i === 0 ? message.text : `,${message.text}`));
+  /** The lane whose frame and first message the request shares, moved to the front; a new one if none. */
+  const laneFor = (rest: Record<string, unknown>, messages: readonly unknown[]): Lane => {
+    const at = lanes.findIndex((lane) => sameShape(rest, lane.frame.shape) && (lane.hashed.length === 0 || messages.length === 0 || sameShape(messages[0], lane.hashed[0]!.shape)));
+    if (at < 0) {
+      lanes.unshift(newLane(rest));
+      lanes.length = Math.min(lanes.length, LANES);
+      return lanes[0]!;
+    }
+    const [lane] = lanes.splice(at, 1);
+    lanes.unshift(lane!);
+    return lane!;
   };
 
   return {
@@ -124,25 +152,20 @@ export function incrementalDigest(): IncrementalDigest {
       const messages: unknown = request.messages;
       // Anything but a list of messages is left to the full computation.
       if (!Array.isArray(messages)) return requestDigest(request);
-      const rest = restOf(request);
-      if (frame === undefined || !sameShape(rest, frame.shape)) {
-        frame = frameOf(rest);
-        hashed = [];
-        running = undefined;
-      }
+      const lane = laneFor(restOf(request), messages);
       // The first message that is not the one hashed at its position: everything from it on is redone.
       let same = 0;
-      while (same < hashed.length && same < messages.length && sameShape(messages[same], hashed[same]!.shape)) same++;
-      if (running === undefined || same < hashed.length) restart(same);
-      for (let i = hashed.length; i < messages.length; i++) {
+      while (same < lane.hashed.length && same < messages.length && sameShape(messages[same], lane.hashed[same]!.shape)) same++;
+      if (same < lane.hashed.length) truncate(lane, same);
+      for (let i = lane.hashed.length; i < messages.length; i++) {
         const message: unknown = messages[i];
         // `canonical` gives no text for undefined; joined into the list it reads as nothing.
         const text = (canonical(message) as string | undefined) ?? '';
-        running!.update(i === 0 ? text : `,${text}`);
-        hashed.push({ shape: shapeOf(message), text });
+        lane.running.update(i === 0 ? text : `,${text}`);
+        lane.hashed.push({ shape: shapeOf(message), text });
         hashedMessages++;
       }
-      return running!.copy().update(frame.tail).digest('hex');
+      return lane.running.copy().update(lane.frame.tail).digest('hex');
     },
   };
 }

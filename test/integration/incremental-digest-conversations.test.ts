@@ -75,8 +75,10 @@ describe('incrementalDigest over the requests of real episodes', () => {
     const digests = incrementalDigest();
     const incremental = requests.map((r) => digests.digest(r));
     expect(incremental).toEqual(requests.map(requestDigest));
-    // And it was incremental: far fewer messages serialised than a full digest of every request would.
+    // And it was incremental: far fewer messages serialised than a full digest of every request would
+    // (8 episodes of 45 to 65 requests serialise about a sixth of them). A strategy's critique requests
+    // interleave with the episode's own, so each switch starts over from the first message.
     const total = requests.reduce((n, r) => n + r.messages.length, 0);
-    expect(digests.hashedMessages).toBeLessThan(total);
+    expect(digests.hashedMessages).toBeLessThan(strategy === undefined ? total / 3 : total);
   }, 120_000);
 });
