@@ -11,13 +11,14 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from 'openai';
+import type { ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 
 import { ConfigError } from '../episode/index.js';
 import { trimEndOf } from '../python/text-scan.js';
 import { ModelCallError, isModelCallError } from './chat-model.js';
 import type { ChatModel, ChatRequest, ChatResponse, ModelFailureKind } from './chat-model.js';
-import { createCappedFetch, type BodyFailure } from './response-body.js';
+import { createCappedFetch, withBodyFailure, type BodyFailure } from './response-body.js';
 import { applyResponseLimits, resolveResponseLimits, type ResponseLimits } from './response-limits.js';
 import { isRetryableStatus, parseRetryAfter, resolveRetryPolicy, retryWithBackoff } from './retry.js';
 import type { RetryEvent, RetryPolicy } from './retry.js';
@@ -114,8 +115,11 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     maxRetries: 0,
     timeout: timeoutMs,
   });
-  /** A client whose fetch reads bodies under the cap and leaves a failed read in `failure`; one per attempt. */
-  const clientFor = (failure: BodyFailure): OpenAI => client.withOptions({ fetch: createCappedFetch({ maxBodyBytes: limits.maxBodyBytes, failure }) });
+  /**
+   * The one client every call uses: its fetch reads bodies under the cap and leaves a failed read in the
+   * failure slot the call passes in its fetch options (one slot per attempt).
+   */
+  const capped = client.withOptions({ fetch: createCappedFetch({ maxBodyBytes: limits.maxBodyBytes }) });
 
   const context: CallContext = { baseURL, model: settings.model, timeoutMs, now: retryPolicy.now };
 
@@ -134,7 +138,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
           const signal = request.signal ? AbortSignal.any([request.signal, attemptTimeout]) : attemptTimeout;
           const failure: BodyFailure = {};
           try {
-            return (await clientFor(failure).chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 })) as unknown;
+            return (await capped.chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0, fetchOptions: slotOptions(failure) })) as unknown;
           } catch (error) {
             if (failure.error) throw failure.error;
             if (error instanceof SyntaxError && failure.unparsed) throw failure.unparsed(error);
@@ -152,13 +156,18 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     async listModels(signal?: AbortSignal): Promise<string[]> {
       const failure: BodyFailure = {};
       try {
-        const page = await clientFor(failure).models.list({ signal: signal ?? null, timeout: timeoutMs, maxRetries: 0 });
+        const page = await capped.models.list({ signal: signal ?? null, timeout: timeoutMs, maxRetries: 0, fetchOptions: slotOptions(failure) });
         return page.data.map((entry) => entry.id);
       } catch (error) {
         throw failure.error ?? (error instanceof SyntaxError && failure.unparsed ? failure.unparsed(error) : toModelCallError(error, context, `${baseURL}/models`));
       }
     },
   };
+}
+
+/** A call's fetch options carrying its failure slot, typed as the client takes them. */
+function slotOptions(failure: BodyFailure): NonNullable<ClientOptions['fetchOptions']> {
+  return withBodyFailure(failure) as NonNullable<ClientOptions['fetchOptions']>;
 }
 
 function validateOptions(options: OpenAICompatibleModelOptions): OpenAICompatibleModelOptions {

@@ -6,7 +6,7 @@ import type { ChatRequest, ChatResponse, ResponseLimitHit } from './chat-model.j
 export type { RecordedTurn };
 
 /** Canonical JSON: object keys sorted at every level, undefined fields left out. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -1,5 +1,6 @@
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
-import { recordedResponse, requestDigest, responseOf, type RecordedTurn } from './recorded-turn.js';
+import { incrementalDigest } from './incremental-digest.js';
+import { recordedResponse, responseOf, type RecordedTurn } from './recorded-turn.js';
 
 export type { RecordedTurn };
 
@@ -23,6 +24,8 @@ export function episodeModel(inner: ChatModel, recording?: readonly RecordedTurn
   const turns: RecordedTurn[] = [];
   let replayed = 0;
   let diverged = recording === undefined;
+  // The requests of an episode are one conversation: the digest is kept running over its messages.
+  const digests = incrementalDigest();
   return {
     label: inner.label,
     simulated: inner.simulated,
@@ -32,7 +35,7 @@ export function episodeModel(inner: ChatModel, recording?: readonly RecordedTurn
     turns,
     async complete(request: ChatRequest): Promise<ChatResponse> {
       // The digest is taken now: the caller goes on to push to the same messages array.
-      const digest = requestDigest(request);
+      const digest = digests.digest(request);
       const recorded = diverged ? undefined : recording?.[turns.length];
       if (recorded !== undefined && recorded.request === digest) {
         replayed++;

@@ -28,9 +28,32 @@ const FIRST_CHARS = 200;
 
 export interface CappedFetchOptions {
   maxBodyBytes: number;
-  failure: BodyFailure;
+  /**
+   * The slot for every call of this fetch. Left out, each call names its own with {@link withBodyFailure}
+   * (one fetch, and one client, serving every attempt); a call that names none gets a slot no one reads.
+   */
+  failure?: BodyFailure;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
+}
+
+/** The RequestInit key under which a call carries its failure slot; a symbol, so no fetch reads it as an option. */
+const FAILURE_SLOT = Symbol('body failure slot');
+
+type InitWithSlot = RequestInit & { [FAILURE_SLOT]?: BodyFailure };
+
+/** Request options (the `openai` client's `fetchOptions`) that give a call of a capped fetch its failure slot. */
+export function withBodyFailure(failure: BodyFailure): RequestInit {
+  const init: InitWithSlot = { [FAILURE_SLOT]: failure };
+  return init;
+}
+
+/** The call's failure slot and its RequestInit without it, as the inner fetch gets it. */
+function takeSlot(init: RequestInit | undefined, fallback: BodyFailure | undefined): { failure: BodyFailure; init: RequestInit | undefined } {
+  const slot = (init as InitWithSlot | undefined)?.[FAILURE_SLOT];
+  if (slot === undefined) return { failure: fallback ?? {}, init };
+  const { [FAILURE_SLOT]: _slot, ...rest } = init as InitWithSlot;
+  return { failure: slot, init: rest };
 }
 
 /**
@@ -41,12 +64,13 @@ export interface CappedFetchOptions {
  */
 export function createCappedFetch(options: CappedFetchOptions): typeof fetch {
   const inner = options.fetch ?? fetch;
-  return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  return async (input: string | URL | Request, given?: RequestInit): Promise<Response> => {
+    const { failure, init } = takeSlot(given, options.failure);
     const response = await inner(input, init);
     if (response.status === 204 || response.status === 205 || response.status === 304) return response;
     const url = requestURL(input);
     const fail = (error: ModelCallError): never => {
-      options.failure.error = error;
+      failure.error = error;
       throw error;
     };
     const read = await readCapped(response, response.ok ? options.maxBodyBytes : Math.min(options.maxBodyBytes, ERROR_BODY_BYTES));
@@ -87,7 +111,7 @@ export function createCappedFetch(options: CappedFetchOptions): typeof fetch {
     // A body that starts like JSON (or is empty) and does not parse was cut short on the way: worth another
     // attempt. A web page or other text is what that address always answers: not.
     const looksLikeJson = text.trim() === '' || /^\s*[[{]/.test(text) || /json/i.test(response.headers.get('content-type') ?? '');
-    options.failure.unparsed = (cause) =>
+    failure.unparsed = (cause) =>
       new ModelCallError({
         message: `Malformed response from ${url} (HTTP ${response.status}, ${read.total} bytes): the body is not valid JSON (${describeCause(cause)}). First bytes: ${firstChars(text)}`,
         status: response.status,
