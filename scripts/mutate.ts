@@ -47,7 +47,7 @@ export const MODULES: Module[] = [
     // rerunPatch and rerun: the cached, resumable rerun store and its infrastructure retries, and how the
     // context's options (replay, strategy, switched-off hooks, progress, signal) reach it. Driven directly
     // and through judgeProposal; improveBatch's tests reach it only through the whole pipeline.
-    mutate: ['src/evaluation/improve/judge-proposal.ts:158-201'],
+    mutate: ['src/evaluation/improve/judge-proposal.ts:159-207'],
     tests: ['src/evaluation/improve/rerun-patch.test.ts', 'src/evaluation/improve/rerun-patch-options.test.ts', 'src/evaluation/improve/judge-proposal.test.ts'],
   },
   {
