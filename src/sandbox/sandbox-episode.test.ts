@@ -73,7 +73,7 @@ describe('PinnedEpisode when its worker goes away during a call', () => {
 
   beforeAll(async () => {
     // A budget far beyond the test, so that only the test ends the endless hook.
-    pool = createSandboxPool({ size: 1, hookTimeoutMs: 600_000, hookKillLimit: 1 });
+    pool = createSandboxPool({ size: 1, hookTimeoutMs: 600_000, hookKillLimit: 0 });
     await pool.ready();
   });
 
@@ -81,7 +81,7 @@ describe('PinnedEpisode when its worker goes away during a call', () => {
     await pool.close();
   });
 
-  it('reports a worker killed mid-call as a crash, counts it as a kill, and goes on on a fresh worker', async () => {
+  it('reports a worker killed mid-call as a crash and goes on on a fresh worker; limit 0 never switches the hook off', async () => {
     const episode = await pool.openEpisode({ sources: [ENDLESS, COUNTER], benchmark: undefined });
     expect(await episode.call(1, '{}')).toEqual({ raw: 1 });
     const outcome = callInFlight(pool, episode, 0);
@@ -92,9 +92,10 @@ describe('PinnedEpisode when its worker goes away during a call', () => {
     expect(message).not.toMatch(/^hook did not run/);
     // The crash took nb with it; the episode's next call runs on a fresh worker.
     expect(await episode.call(1, '{}')).toEqual({ raw: 1 });
-    expect(await episode.call(0, '{}')).toEqual({
-      fault: { kind: 'disabled', message: `hook switched off for the rest of the episode after 1 worker kill(s) (limit 1); last: worker_crash: ${message}` },
-    });
+    // With hookKillLimit 0 the hook runs again (and is killed again) instead of being switched off.
+    const again = callInFlight(pool, episode, 0);
+    process.kill(busyPid(pool), 'SIGKILL');
+    expect(await again).toMatchObject({ fault: { kind: 'worker_crash', message: expect.stringMatching(/; the worker was replaced and nb was reset$/) } });
     await episode.close();
   });
 
