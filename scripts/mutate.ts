@@ -99,7 +99,7 @@ export const MODULES: Module[] = [
   {
     name: 'sandbox budgets', decidesReward: false,
     mutate: ['src/sandbox/sandbox-options.ts', 'src/sandbox/sandbox-episode.ts'],
-    tests: ['src/sandbox/worker-command.test.ts', 'src/sandbox/hook-budget.test.ts', 'src/sandbox/python-hook-provider.test.ts'],
+    tests: ['src/sandbox/sandbox-options.test.ts', 'src/sandbox/sandbox-episode.test.ts', 'src/sandbox/worker-command.test.ts', 'src/sandbox/hook-budget.test.ts', 'src/sandbox/python-hook-provider.test.ts'],
   },
   {
     name: 'run store', decidesReward: false,
