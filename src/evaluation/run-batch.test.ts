@@ -70,6 +70,15 @@ describe('runBatch', () => {
     s.close();
   });
 
+  it('records a setup failure thrown as null with its text, not a crash', async () => {
+    const env = failingOpen(await dbbench(), 0, null);
+    const s = store([0]);
+    const result = await runBatch({ environment: env, model: target(() => wrong), hooks: NO_HOOKS, taskIndices: [0], store: s });
+    await env.close();
+    expect(result.records[0]!.detail).toEqual({ error: 'null', stage: 'setup' });
+    s.close();
+  });
+
   it('records hooks that cannot be opened as hook_fault and closes the episode it had opened', async () => {
     const closes: number[] = [];
     const env = failingOpen(await dbbench(), -1, undefined, closes);

@@ -28,4 +28,16 @@ describe('per-family summaries', () => {
     expect(hasFamilies(rows)).toBe(true);
     expect(hasFamilies(summarizeFamilies([record(0, 'success', 1, {})]))).toBe(false);
   });
+
+  it('orders families by name whatever order they were met in, and finds families in a table that also has tasks without one', () => {
+    const rows = summarizeFamilies([
+      record(0, 'success', 1, { family: 'pick_two_obj' }),
+      record(1, 'success', 1, { family: 'look_at_obj' }),
+      record(2, 'success', 1, { family: 'pick_and_place' }),
+      record(3, 'success', 1, { family: 'clean' }),
+      record(4, 'success', 1, {}),
+    ]);
+    expect(rows.map((r) => r.family)).toEqual(['', 'clean', 'look_at_obj', 'pick_and_place', 'pick_two_obj']);
+    expect(hasFamilies(rows)).toBe(true);
+  });
 });

@@ -60,12 +60,13 @@ describe('summarizeRun', () => {
     const s = summarizeRun([
       record('wrong_answer', 0, { detail: { goldUnreproducible: true } }),
       record('success', 1, { detail: { goldUnreproducible: true } }),
+      record('round_limit', 0, { detail: { goldUnreproducible: true } }),
       record('success', 1, { detail: { goldUnreproducible: 'yes' } }),
       record('success', 1, { detail: { goldUnreproducible: false } }),
     ]);
-    expect(s.goldUnreproducible).toBe(2);
-    expect(s.scored).toBe(4);
-    expect(s.successRate).toBe(3 / 4);
+    expect(s.goldUnreproducible).toBe(3);
+    expect(s.scored).toBe(5);
+    expect(s.successRate).toBe(3 / 5);
   });
 
   it('counts hook effects by hook and kind, marks ignored ones, skips none, and counts faults whatever the disposition', () => {
