@@ -250,25 +250,23 @@ describe('runBatch with the reflection strategy', () => {
 
 describe('runBatch scheduling and what it reports', () => {
   it('plays `concurrency` episodes at once', async () => {
-    const env = await dbbench();
-    const s = store(storeDir(), [0, 1, 2]);
-    let inFlight = 0;
+    const real = await dbbench();
+    let opening = 0;
     let most = 0;
-    let release: (() => void) | undefined;
-    const inner = target((task) => gold(task));
-    // Each call waits until a second one is in flight (or, if none comes, for a while), then answers.
-    const model: ChatModel = {
-      label: inner.label, simulated: inner.simulated,
-      async complete(request) {
-        inFlight++;
-        most = Math.max(most, inFlight);
-        if (inFlight >= 2) release?.();
-        else await new Promise<void>((resolve) => { release = resolve; setTimeout(resolve, 300); });
-        inFlight--;
-        return inner.complete(request);
+    // Each opening waits one turn of the event loop: every episode the limit lets start (p-limit starts them
+    // in microtasks) has begun opening by then.
+    const env: Environment = {
+      bench: real.bench, split: real.split, size: real.size, close: () => real.close(),
+      async openEpisode(index) {
+        opening++;
+        most = Math.max(most, opening);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        opening--;
+        return real.openEpisode(index);
       },
     };
-    const result = await runBatch({ environment: env, model, hooks: NO_HOOKS, taskIndices: [0, 1, 2], store: s, concurrency: 2 });
+    const s = store(storeDir(), [0, 1, 2]);
+    const result = await runBatch({ environment: env, model: target((task) => gold(task)), hooks: NO_HOOKS, taskIndices: [0, 1, 2], store: s, concurrency: 2 });
     await env.close();
     expect(result.records.map((r) => r.outcome)).toEqual(['success', 'success', 'success']);
     expect(most).toBe(2);
