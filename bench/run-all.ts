@@ -89,6 +89,15 @@ const ENTRIES: Entry[] = [
     ],
   },
   {
+    // The exchange with a database process that every DBBench step pays in the default isolation.
+    name: 'process round trip', command: { bench: 'process-round-trip-bench.ts' }, args: [], quickArgs: ['--samples', '10'],
+    figures: [
+      { label: 'bare child-process exchange after a 200 ms idle gap', pattern: /^echo child process .*after idle ([\d.]+) ms/, unit: 'ms', anchor: { value: 0.5, source: 'DBBench step goal ≤ 0.5 ms' } },
+      { label: 'point SELECT after a 200 ms idle gap, default isolation', pattern: /^point SELECT, default isolation .*after idle ([\d.]+) ms/, unit: 'ms', anchor: { value: 0.5, source: 'DBBench step goal ≤ 0.5 ms' } },
+      { label: 'point SELECT after a 200 ms idle gap, inline', pattern: /^point SELECT, inline .*after idle ([\d.]+) ms/, unit: 'ms' },
+    ],
+  },
+  {
     name: 'alfworld engine', command: { bench: 'alfworld-bench.ts' }, args: [], quickArgs: ['--repeat', '1', '--random-steps', '10'],
     figures: [{ label: 'ALFWorld walkthrough steps/s (first wording)', pattern: /^ {2}walkthrough steps: (\d+) steps\/s/, unit: 'steps/s' }],
   },

@@ -80,9 +80,14 @@ export class LoopContext<E extends EpisodeBase = EpisodeBase> {
     private readonly signal?: AbortSignal,
   ) {}
 
-  /** Runs every installed hook of a name; faults are recorded in the trace and give no effect. */
-  hook<H extends HookName>(hook: H, ctx: Record<string, unknown>, meta: { round: number; tool?: string }): Promise<FiredEffect<H>[]> {
-    return tagged('hooks', () => callHooks(hook, ctx, meta, this.hooks, this.state.hookTrace));
+  /**
+   * Runs every installed hook of a name; faults are recorded in the trace and give no effect. The ctx is
+   * built only when a hook of that name is installed (an unpatched run builds none), at the call site.
+   */
+  hook<H extends HookName>(hook: H, ctx: () => Record<string, unknown>, meta: { round: number; tool?: string }): Promise<FiredEffect<H>[]> {
+    if (this.hooks.count(hook) === 0) return Promise.resolve([]);
+    const built = ctx();
+    return tagged('hooks', () => callHooks(hook, built, meta, this.hooks, this.state.hookTrace));
   }
 
   /** One model turn on the current conversation, with usage, timing and the caps that bit accounted. */

@@ -15,14 +15,14 @@ import type { Ending, LoopContext } from './episode-loop.js';
 export async function playToolCalling(loop: LoopContext<ToolEpisode>): Promise<Ending> {
   const { episode, state: s } = loop;
   const max = episode.maxRounds;
-  const init = foldInit(await loop.hook('on_init', episode.hookContext({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }));
+  const init = foldInit(await loop.hook('on_init', () => episode.hookContext({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }));
   s.messages.push({ role: 'system', content: episode.systemPrompt(init) });
   s.messages.push(userMessage(episode.firstUserMessage()));
 
   for (let r = 0; r < max; r++) {
     const round = r + 1;
     const remaining = max - r;
-    for (const { effect } of await loop.hook('make_pre_hint', episode.hookContext({ hook: 'make_pre_hint', round, remaining }), { round })) {
+    for (const { effect } of await loop.hook('make_pre_hint', () => episode.hookContext({ hook: 'make_pre_hint', round, remaining }), { round })) {
       s.messages.push(userMessage(effect.message));
     }
     const { content, toolCalls } = await loop.complete(round);
@@ -52,7 +52,7 @@ async function processToolCalls(loop: LoopContext<ToolEpisode>, toolCalls: ToolC
       s.steps.push({ round, tool: call.tool, input: call.firstValue, observation: episode.unknownToolReply(), status: 'invalid' });
       continue;
     }
-    const guards = await loop.hook('on_before_action', episode.hookContext({ hook: 'on_before_action', round, remaining, call }), { round, tool: call.tool });
+    const guards = await loop.hook('on_before_action', () => episode.hookContext({ hook: 'on_before_action', round, remaining, call }), { round, tool: call.tool });
     const guard = foldGuards(guards, call.firstValue === undefined ? '' : String(call.firstValue));
     settle(guards, guard.dispositions);
     const block = guard.block;
@@ -71,7 +71,7 @@ async function processToolCalls(loop: LoopContext<ToolEpisode>, toolCalls: ToolC
     if (result.status !== 'executed') continue;
     const post = await loop.hook(
       'on_post_step',
-      episode.hookContext({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: result.content }),
+      () => episode.hookContext({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: result.content }),
       { round, tool: call.tool },
     );
     const after = foldPostStep(post);

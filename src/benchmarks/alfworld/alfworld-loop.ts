@@ -52,7 +52,7 @@ export async function playAlfworld(loop: LoopContext<AlfworldLoopEpisode>): Prom
   const episode = loop.episode;
   const s = loop.state;
   const max = episode.maxRounds;
-  const initCtx = episode.alfworldContext({ hook: 'on_init', step: 0, remaining: max, raw: '', finalAction: '' });
+  const initCtx = () => episode.alfworldContext({ hook: 'on_init', step: 0, remaining: max, raw: '', finalAction: '' });
   const init = foldInit(await loop.hook('on_init', initCtx, { round: 0 }));
   s.messages.push({ role: 'system', content: episode.systemPrompt(init) });
   s.messages.push(userMessage(episode.firstUserMessage()));
@@ -62,7 +62,7 @@ export async function playAlfworld(loop: LoopContext<AlfworldLoopEpisode>): Prom
   for (let i = 0; i < max; i++) {
     const round = i + 1;
     const remaining = max - i;
-    const preCtx = episode.alfworldContext({ hook: 'make_pre_hint', step: i, remaining, raw: '', finalAction: '' });
+    const preCtx = () => episode.alfworldContext({ hook: 'make_pre_hint', step: i, remaining, raw: '', finalAction: '' });
     for (const { effect } of await loop.hook('make_pre_hint', preCtx, { round })) s.messages.push(userMessage(effect.message));
 
     const { content, toolCalls } = await loop.complete(round);
@@ -86,7 +86,7 @@ export async function playAlfworld(loop: LoopContext<AlfworldLoopEpisode>): Prom
       forced = undefined;
     }
 
-    const beforeCtx = episode.alfworldContext({ hook: 'on_before_action', step: i, remaining, raw: output, finalAction: action });
+    const beforeCtx = () => episode.alfworldContext({ hook: 'on_before_action', step: i, remaining, raw: output, finalAction: action });
     const guards = await loop.hook('on_before_action', beforeCtx, { round, tool: call.tool });
     const guard = foldGuards(guards, action, lowerAction);
     settle(guards, guard.dispositions);
@@ -104,7 +104,7 @@ export async function playAlfworld(loop: LoopContext<AlfworldLoopEpisode>): Prom
     s.steps.push({ round, tool: call.tool, input: output, observation: result.observation, status: 'executed' });
     outputs.push(output);
 
-    const postCtx = episode.alfworldContext({ hook: 'on_post_step', step: i, remaining: remaining - 1, raw: output, finalAction: action });
+    const postCtx = () => episode.alfworldContext({ hook: 'on_post_step', step: i, remaining: remaining - 1, raw: output, finalAction: action });
     const fired = await loop.hook('on_post_step', postCtx, { round, tool: call.tool });
     const post = foldPostStep(fired, lowerAction);
     settle(fired, post.dispositions);

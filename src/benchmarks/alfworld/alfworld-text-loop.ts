@@ -43,7 +43,7 @@ export async function playAlfworldText(loop: LoopContext<AlfworldTextLoopEpisode
   const episode = loop.episode;
   const s = loop.state;
   const max = episode.maxRounds;
-  const initCtx = episode.alfworldContext({ hook: 'on_init', step: 0, remaining: max, raw: '', finalAction: '' });
+  const initCtx = () => episode.alfworldContext({ hook: 'on_init', step: 0, remaining: max, raw: '', finalAction: '' });
   s.messages.push(...episode.openingMessages(foldInit(await loop.hook('on_init', initCtx, { round: 0 }))));
   /** Where the observation message with the current AVAILABLE ACTIONS list sits (first: the task message). */
   let observationAt = s.messages.length - 1;
@@ -56,7 +56,7 @@ export async function playAlfworldText(loop: LoopContext<AlfworldTextLoopEpisode
   for (let i = 0; i < max; i++) {
     const round = i + 1;
     const remaining = max - i;
-    const preCtx = episode.alfworldContext({ hook: 'make_pre_hint', step: i, remaining, raw: '', finalAction: '' });
+    const preCtx = () => episode.alfworldContext({ hook: 'make_pre_hint', step: i, remaining, raw: '', finalAction: '' });
     for (const { effect } of await loop.hook('make_pre_hint', preCtx, { round })) s.messages.push(userMessage(effect.message));
 
     const reply = await loop.complete(round);
@@ -74,7 +74,7 @@ export async function playAlfworldText(loop: LoopContext<AlfworldTextLoopEpisode
       forced = undefined;
     }
 
-    const beforeCtx = episode.alfworldContext({ hook: 'on_before_action', step: i, remaining, raw, finalAction: action });
+    const beforeCtx = () => episode.alfworldContext({ hook: 'on_before_action', step: i, remaining, raw, finalAction: action });
     const guards = await loop.hook('on_before_action', beforeCtx, { round, tool });
     const guard = foldGuards(guards, action, lowerAction);
     settle(guards, guard.dispositions);
@@ -95,7 +95,7 @@ export async function playAlfworldText(loop: LoopContext<AlfworldTextLoopEpisode
     s.steps.push({ round, tool, input: output, observation: result.observation, status: 'executed' });
     outputs.push(output);
 
-    const postCtx = episode.alfworldContext({ hook: 'on_post_step', step: i, remaining: remaining - 1, raw, finalAction: action });
+    const postCtx = () => episode.alfworldContext({ hook: 'on_post_step', step: i, remaining: remaining - 1, raw, finalAction: action });
     const fired = await loop.hook('on_post_step', postCtx, { round, tool });
     const post = foldPostStep(fired, lowerAction);
     settle(fired, post.dispositions);

@@ -21,7 +21,7 @@ const TASK_LIMIT_MESSAGE = 'Task limit reached.';
 export async function playWebShop(loop: LoopContext<WebShopEpisodeDriver>): Promise<Ending> {
   const { episode, state: s } = loop;
   const max = episode.maxRounds;
-  const init = foldInit(await loop.hook('on_init', episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }));
+  const init = foldInit(await loop.hook('on_init', () => episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }));
   for (const hint of init.toolHints) episode.applyToolHint(hint);
   s.messages.push({ role: 'system', content: episode.systemPrompt(init) });
 
@@ -32,7 +32,7 @@ export async function playWebShop(loop: LoopContext<WebShopEpisodeDriver>): Prom
     const round = j + 1;
     const remaining = max - j;
     s.messages.push(turnMessage(episode, j, lastAction, lastCallId));
-    for (const { effect } of await loop.hook('make_pre_hint', episode.contextFor({ hook: 'make_pre_hint', round, remaining }), { round })) {
+    for (const { effect } of await loop.hook('make_pre_hint', () => episode.contextFor({ hook: 'make_pre_hint', round, remaining }), { round })) {
       s.messages.push(userMessage(effect.message));
     }
     const { toolCalls } = await loop.complete(round);
@@ -87,7 +87,7 @@ export async function actWebShop(
   const s = loop.state;
   const { round, remaining, call } = a;
   const view = { tool: call.tool, value: call.firstValue ?? '', finalAction: a.action };
-  const guards = await loop.hook('on_before_action', episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: a.tool });
+  const guards = await loop.hook('on_before_action', () => episode.contextFor({ hook: 'on_before_action', round, remaining, call }, view), { round, tool: a.tool });
   const guard = foldGuards(guards, a.action, (effectAction) => episode.wrapAction(effectAction, call.tool));
   settle(guards, guard.dispositions);
   for (const note of guard.notes) s.messages.push(userMessage(note));
@@ -99,7 +99,7 @@ export async function actWebShop(
   const executed = guard.action;
   const out = await loop.env(() => Promise.resolve(episode.step(executed)));
   s.steps.push({ round, tool: a.tool, input: call.firstValue, observation: out.observation, status: 'executed' });
-  const post = await loop.hook('on_post_step', episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }), { round, tool: a.tool });
+  const post = await loop.hook('on_post_step', () => episode.contextFor({ hook: 'on_post_step', round, remaining: remaining - 1, call, observation: out.observation }), { round, tool: a.tool });
   const after = foldPostStep(post, forcedClick);
   settle(post, after.dispositions);
   for (const message of after.messages) s.messages.push(userMessage(message));

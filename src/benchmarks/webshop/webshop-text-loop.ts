@@ -31,7 +31,7 @@ const ARGUMENT_OF_VERB = { search: 'keywords', click: 'value' } as const;
 export async function playWebShopText(loop: LoopContext<WebShopTextEpisodeDriver>): Promise<Ending> {
   const { episode, state: s } = loop;
   const max = episode.maxRounds;
-  s.messages.push(...episode.openingMessages(foldInit(await loop.hook('on_init', episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }))));
+  s.messages.push(...episode.openingMessages(foldInit(await loop.hook('on_init', () => episode.contextFor({ hook: 'on_init', round: 0, remaining: max }), { round: 0 }))));
   s.preamble = s.messages.length;
 
   let pendingForce: string | undefined;
@@ -39,7 +39,7 @@ export async function playWebShopText(loop: LoopContext<WebShopTextEpisodeDriver
     const round = j + 1;
     const remaining = max - j;
     s.messages.push(userMessage(episode.turnMessage()));
-    for (const { effect } of await loop.hook('make_pre_hint', episode.contextFor({ hook: 'make_pre_hint', round, remaining }), { round })) {
+    for (const { effect } of await loop.hook('make_pre_hint', () => episode.contextFor({ hook: 'make_pre_hint', round, remaining }), { round })) {
       s.messages.push(userMessage(effect.message));
     }
     const reply = await loop.complete(round);

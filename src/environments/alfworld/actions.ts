@@ -60,9 +60,9 @@ export function parameterTypes(action: PddlAction): VariableTypes {
  * Applies a ground action's effects. Conditional effects are decided on the state before the action; a
  * fact both deleted and added stays (add wins, as in PDDL and Fast Downward). Like TextWorld, a deleted
  * fact leaves its negation behind as a `not_…` fact (removed again when the fact is re-added): the text
- * grammar reads those, e.g. `not_inreceptacle` for what lies "next to" a receptacle.
+ * grammar reads those, e.g. `not_inreceptacle` for what lies "next to" a receptacle. Returns whether any fact changed.
  */
-export function applyGroundAction(ground: GroundAction, world: SolveWorld): void {
+export function applyGroundAction(ground: GroundAction, world: SolveWorld): boolean {
   const bindings = bindingsOf(ground);
   const types = parameterTypes(ground.action);
   const adds: [string, string[]][] = [];
@@ -79,13 +79,15 @@ export function applyGroundAction(ground: GroundAction, world: SolveWorld): void
   };
   collect(ground.action.effects);
   const added = new Set(adds.map(([p, args]) => `${p} ${args.join(' ')}`));
+  let changed = false;
   for (const [p, args] of deletes) {
     if (added.has(`${p} ${args.join(' ')}`)) continue;
-    world.facts.delete(p, args);
-    world.facts.add(`not_${p}`, args);
+    if (world.facts.delete(p, args)) changed = true;
+    if (world.facts.add(`not_${p}`, args)) changed = true;
   }
   for (const [p, args] of adds) {
-    world.facts.add(p, args);
-    world.facts.delete(`not_${p}`, args);
+    if (world.facts.add(p, args)) changed = true;
+    if (world.facts.delete(`not_${p}`, args)) changed = true;
   }
+  return changed;
 }

@@ -94,10 +94,14 @@ export function createAlfworldGame(game: AlfworldGameRecord, options: AlfworldGa
     step(action) {
       const ground = table.byCommand.get(action.trim());
       if (!ground) return { observation: NOTHING_HAPPENS, admissible: [...table.admissible], won, done: won, executed: false };
-      applyGroundAction(ground, ctx.world);
+      const changed = applyGroundAction(ground, ctx.world);
       const observation = renderFeedback(ground, ctx);
-      table = buildCommandTable(logic.domain, ctx, renderer);
-      won = isGoalReached(problem.goal, ctx.world);
+      // The commands and the goal depend on the facts alone: an action that changed none (look, examine,
+      // inventory, …) leaves both as they were.
+      if (changed) {
+        table = buildCommandTable(logic.domain, ctx, renderer);
+        won = isGoalReached(problem.goal, ctx.world);
+      }
       return { observation, admissible: [...table.admissible], won, done: won, executed: true };
     },
     admissible: () => [...table.admissible],

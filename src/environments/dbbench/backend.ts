@@ -37,8 +37,22 @@ export interface DbSession {
 }
 
 /** A database engine that can open a fresh, isolated database per episode. */
+/** One statement run on a fresh copy of a task table, and the table hash after it. */
+export interface FreshStatementResult {
+  /** Why the table could not be set up (then `outcome` and `hash` are null), as {@link DbSession.setupError}. */
+  setupError: string | null;
+  outcome: SqlOutcome | null;
+  hash: string | null;
+}
+
 export interface DbBackend {
   readonly name: 'sqlite' | 'mariadb';
   openEpisode(table: DbTable, options?: { sqlTimeoutMs?: number }): Promise<DbSession>;
+  /**
+   * Optional shortcut for a gold replay: what opening an episode, running `sql`, hashing the table and
+   * disposing would give, in one exchange with the database. Undefined when it did not go plainly (the
+   * statement had to be stopped, the database ended): the caller then takes those steps one by one.
+   */
+  runOnFreshTable?(table: DbTable, sql: string, options?: { sqlTimeoutMs?: number }): Promise<FreshStatementResult | undefined>;
   close(): Promise<void>;
 }

@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
 
 import { ConfigError, InternalError } from '../../episode/index.js';
-import type { DbBackend, SqlOutcome } from './backend.js';
+import type { DbBackend, FreshStatementResult, SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
 import { SqliteEngine, tableDefinitionError } from './sqlite-engine.js';
+import { runOnFreshTable } from './sqlite-fresh-statement.js';
 import { SqliteWorkerPool, type SqliteWorkerPoolInfo } from './sqlite-worker-pool.js';
 import { SqliteWorkerSession } from './sqlite-worker-session.js';
 import { resolveSqliteLimits, type SqliteLimits } from './sqlite-limits.js';
@@ -165,6 +166,18 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
       sessions.add(session);
       return session;
     },
+    ...(isolation === 'process'
+      ? {
+          async runOnFreshTable(table: DbTable, sql: string, episodeOptions?: { sqlTimeoutMs?: number }): Promise<FreshStatementResult | undefined> {
+            if (closed) throw new InternalError({ message: 'SQLite backend used after close().' });
+            // A table MySQL refuses is known from the table alone, as in openEpisode.
+            const refused = tableDefinitionError(table);
+            if (refused) return { setupError: refused.message, outcome: null, hash: null };
+            const timeoutMs = episodeOptions?.sqlTimeoutMs ?? options.sqlTimeoutMs ?? DEFAULT_SQL_TIMEOUT_MS;
+            return runOnFreshTable(pool, table, nameFor(table), sql, timeoutMs);
+          },
+        }
+      : {}),
     workers: () => pool.info(),
     async close() {
       closed = true;

@@ -10,7 +10,7 @@ import { SqliteProcessGone, type SqliteWorkerProcess } from './sqlite-worker-pro
 import { sqliteTableKey } from './sqlite-table-key.js';
 
 /** How long past the timeout a process may take to cancel a statement itself before it is killed. */
-const KILL_GRACE_MS = 2_000;
+export const KILL_GRACE_MS = 2_000;
 /** How often a call is moved to another process after its process died under it before the call gives up. */
 const MAX_MOVES = 3;
 

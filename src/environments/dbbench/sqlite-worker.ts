@@ -16,7 +16,9 @@ export type SqliteWorkerRequest =
   | { id: number; op: 'open'; session: number; tableKey: string; table?: DbTable; databaseName: string; image?: Uint8Array; state?: SqliteSessionState }
   | { id: number; op: 'execute'; session: number; sql: string; timeoutMs: number }
   | { id: number; op: 'hash'; session: number }
-  | { id: number; op: 'close'; session: number };
+  | { id: number; op: 'close'; session: number }
+  /** One statement on a fresh copy of a table, then its hash: a gold replay in one request, nothing kept. */
+  | { id: number; op: 'fresh-statement'; tableKey: string; table?: DbTable; databaseName: string; sql: string; timeoutMs: number };
 
 /** `ready` (id 0) is sent once, when the process has loaded and its watchdog runs. `failed` carries what was thrown. */
 export type SqliteWorkerResponse =
@@ -28,6 +30,8 @@ export type SqliteWorkerResponse =
   | { id: number; op: 'execute'; outcome: SqlOutcome; image?: Uint8Array; state: SqliteSessionState }
   | { id: number; op: 'hash'; hash: string | null }
   | { id: number; op: 'close' }
+  /** `outcome` and `hash` are null when the table could not be set up (`setupError`). */
+  | { id: number; op: 'fresh-statement'; setupError: string | null; outcome: SqlOutcome | null; hash: string | null }
   | { id: number; op: 'failed'; error: { name: string; message: string } };
 
 /** What the parent passes as the process's only argument (JSON). */
@@ -63,6 +67,22 @@ function cachedTable(key: string, table: DbTable | undefined): { table: DbTable;
   return entry;
 }
 
+/**
+ * A new engine on a cached table: from `image` (a snapshot after a kill) with `state`, else from the
+ * table's image once it has been built here (the first build takes that image).
+ */
+function freshEngine(cached: { table: DbTable; image: Buffer | undefined }, databaseName: string, image?: Buffer, state?: SqliteSessionState): SqliteEngine {
+  const start = image ?? cached.image;
+  const engine = new SqliteEngine(cached.table, {
+    databaseName,
+    maxDatabaseBytes: args.databaseLimitBytes,
+    ...(start ? { image: start } : {}),
+    ...(state ? { state } : {}),
+  });
+  if (!start && engine.setupError === null) cached.image = engine.serialize();
+  return engine;
+}
+
 function hosted(session: number): { engine: SqliteEngine; changeMark: string } {
   const episode = episodes.get(session);
   if (!episode) throw new Error(`no episode database ${session} is open in this SQLite process`);
@@ -83,16 +103,29 @@ function handle(request: SqliteWorkerRequest): void {
         break;
       }
       // A snapshot after a kill wins; else the table's image once it has been built here.
-      const image = request.image ? Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength) : cached.image;
-      const engine = new SqliteEngine(cached.table, {
-        databaseName: request.databaseName,
-        maxDatabaseBytes: args.databaseLimitBytes,
-        ...(image ? { image } : {}),
-        ...(request.state ? { state: request.state } : {}),
-      });
-      if (!image && engine.setupError === null) cached.image = engine.serialize();
+      const image = request.image ? Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength) : undefined;
+      const engine = freshEngine(cached, request.databaseName, image, request.state);
       episodes.set(request.session, { engine, changeMark: engine.changeMark() });
       reply({ id: request.id, op: 'open', setupError: engine.setupError });
+      break;
+    }
+    case 'fresh-statement': {
+      const cached = cachedTable(request.tableKey, request.table);
+      if (!cached) {
+        reply({ id: request.id, op: 'unknown-table' });
+        break;
+      }
+      const engine = freshEngine(cached, request.databaseName);
+      try {
+        if (engine.setupError !== null) {
+          reply({ id: request.id, op: 'fresh-statement', setupError: engine.setupError, outcome: null, hash: null });
+          break;
+        }
+        const outcome = engine.execute(request.sql, request.timeoutMs);
+        reply({ id: request.id, op: 'fresh-statement', setupError: null, outcome, hash: engine.tableHash() });
+      } finally {
+        engine.close();
+      }
       break;
     }
     case 'execute': {
