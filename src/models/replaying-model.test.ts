@@ -81,3 +81,46 @@ describe('episodeModel (exact replay)', () => {
     expect(inner.calls).toHaveLength(2);
   });
 });
+
+describe('episodeModel: when the digest is taken', () => {
+  /** A request whose first message logs every read of its content, i.e. the digest walking it. */
+  function watched(log: string[]): ChatRequest {
+    const first = { role: 'system' as const, get content() {
+      log.push('digest');
+      return 'sys';
+    } };
+    return { messages: [first, { role: 'user', content: 'task' }], temperature: 0 };
+  }
+  function logging(log: string[], fail = false) {
+    const inner = answers('called');
+    return { ...inner, complete: (request: ChatRequest) => (log.push('call'), fail ? Promise.reject(new Error('model down')) : inner.complete(request)) };
+  }
+
+  it('with nothing to replay, the request goes out before its digest is taken, and the digest is the same', async () => {
+    const log: string[] = [];
+    const model = episodeModel(logging(log));
+    const request = watched(log);
+    await model.complete(request);
+    expect(log[0]).toBe('call');
+    expect(log.slice(1).every((entry) => entry === 'digest')).toBe(true);
+    expect(model.turns.map((t) => t.request)).toEqual([requestDigest({ messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'task' }], temperature: 0 })]);
+  });
+
+  it('with a recording, the digest comes first: it decides whether the model is called at all', async () => {
+    const baseline = episodeModel(answers('baseline'));
+    await play(baseline, requests());
+    const log: string[] = [];
+    const model = episodeModel(logging(log), baseline.turns);
+    await model.complete(watched(log));
+    expect(log[0]).toBe('digest');
+    expect(log).toContain('call');
+    expect(model.replayed).toBe(0);
+  });
+
+  it('a failed call fails the turn and records nothing, even while its digest is pending', async () => {
+    const log: string[] = [];
+    const model = episodeModel(logging(log, true));
+    await expect(model.complete(watched(log))).rejects.toThrow('model down');
+    expect(model.turns).toEqual([]);
+  });
+});

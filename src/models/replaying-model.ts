@@ -26,6 +26,10 @@ export function episodeModel(inner: ChatModel, recording?: readonly RecordedTurn
   let diverged = recording === undefined;
   // The requests of an episode are one conversation: the digest is kept running over its messages.
   const digests = incrementalDigest();
+  const record = (digest: string, response: ChatResponse): ChatResponse => {
+    turns.push({ request: digest, response: structuredClone(recordedResponse(response)) });
+    return response;
+  };
   return {
     label: inner.label,
     simulated: inner.simulated,
@@ -34,18 +38,32 @@ export function episodeModel(inner: ChatModel, recording?: readonly RecordedTurn
     },
     turns,
     async complete(request: ChatRequest): Promise<ChatResponse> {
-      // The digest is taken now: the caller goes on to push to the same messages array.
-      const digest = digests.digest(request);
       const recorded = diverged ? undefined : recording?.[turns.length];
-      if (recorded !== undefined && recorded.request === digest) {
-        replayed++;
-        turns.push(recorded);
-        return responseOf(recorded.response);
+      if (recorded !== undefined) {
+        const digest = digests.digest(request);
+        if (recorded.request === digest) {
+          replayed++;
+          turns.push(recorded);
+          return responseOf(recorded.response);
+        }
+        diverged = true;
+        return record(digest, await inner.complete(request));
       }
       diverged = true;
-      const response = await inner.complete(request);
-      turns.push({ request: digest, response: structuredClone(recordedResponse(response)) });
-      return response;
+      // Nothing to match: the request goes out first and its digest is taken while the model works (the
+      // caller changes the messages only once this returns), off the episode's critical path.
+      const call = inner.complete(request);
+      call.catch(() => undefined);
+      const digest = await new Promise<string>((resolve, reject) => {
+        setImmediate(() => {
+          try {
+            resolve(digests.digest(request));
+          } catch (error) {
+            reject(error as Error);
+          }
+        });
+      });
+      return record(digest, await call);
     },
   };
 }
