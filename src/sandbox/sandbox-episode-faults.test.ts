@@ -255,6 +255,34 @@ describe('PinnedEpisode when its worker dies', () => {
     expect(host.workers).toHaveLength(2);
   });
 
+  it.each(['closed', 'retired'] as const)('counts no kill when the worker is %s under a call', async (reason) => {
+    const { host, episode } = start(['ok', 'ok'], { hookKillLimit: 1 });
+    expect(await episode.call(1, '{}')).toEqual({ raw: {} });
+    const worker = host.workers[0] as WorkerProcess;
+    const outcome = episode.call(0, '{"hang":true}');
+    await expect.poll(() => host.received(0).length, { timeout: 30_000 }).toBe(3);
+    worker.kill(reason, 'taken away');
+    expect(await outcome).toEqual({
+      fault: reason === 'closed'
+        ? { kind: 'worker_crash', message: 'sandbox pool closed during the call' }
+        : { kind: 'worker_crash', message: 'taken away; the worker was replaced and nb was reset' },
+    });
+    // The hook is not switched off (limit 1): it runs on a fresh worker.
+    expect(await episode.call(0, '{"n":1}')).toEqual({ raw: { n: 1 } });
+    expect(host.workers).toHaveLength(2);
+  });
+
+  it('passes on an error that is not the worker going away, from the pool after a reply', async () => {
+    const { host, episode } = start(['ok']);
+    host.noteHeap = () => {
+      throw new InternalError({ message: 'heap bookkeeping failed' });
+    };
+    await expect(episode.call(0, '{}')).rejects.toThrow('heap bookkeeping failed');
+    // The episode stays pinned: nothing was retired.
+    expect(host.retired).toEqual([]);
+    expect(host.workers[0]?.episodes).toEqual(new Set(['e1']));
+  });
+
   it('kills a worker that does not answer a call at the budget times the starvation factor plus grace plus the backstop', async () => {
     const { host, episode } = start(['ok'], { hookTimeoutMs: 10, killGraceMs: 7, hookKillLimit: 0 });
     expect(await episode.call(0, '{"hang":true}')).toEqual({
