@@ -55,7 +55,10 @@ class FaultHost implements EpisodeHost {
     this.retired.push(worker.id);
   }
 
-  /** The requests worker `index` received, as it reported them (without their ids). */
+  /**
+   * The requests worker `index` received, as it reported them (without their ids). The reports come over IPC and
+   * the replies over stdout, so a reply may be read before the report of its request: poll.
+   */
   received(index: number): unknown[] {
     const tail = this.workers[index]?.outputTail ?? '';
     return [...tail.matchAll(/^request (.*)$/gm)].map((m) => {
@@ -97,10 +100,10 @@ describe('PinnedEpisode opening its episode on a worker', () => {
     });
     expect(host.workers).toHaveLength(1);
     expect(host.workers[0]?.episodes.size).toBe(0);
-    expect(host.received(0)).toEqual([OPEN]);
+    await expect.poll(() => host.received(0)).toEqual([OPEN]);
     // Nothing was pinned: closing sends nothing and retires nothing.
     await episode.close();
-    expect(host.received(0)).toEqual([OPEN]);
+    await expect.poll(() => host.received(0)).toEqual([OPEN]);
     expect(host.retired).toEqual([]);
   });
 
@@ -124,7 +127,7 @@ describe('PinnedEpisode opening its episode on a worker', () => {
     expect(host.workers[0]?.state).toBe('dead');
     expect(host.workers[0]?.episodes.size).toBe(0);
     expect(host.workers[1]?.episodes).toEqual(new Set(['e1']));
-    expect(host.received(1)).toEqual([OPEN, { type: 'call', episodeId: 'e1', hookIndex: 0, ctx: '{"n":1}', timeoutMs: 50, killGraceMs: 100 }]);
+    await expect.poll(() => host.received(1)).toEqual([OPEN, { type: 'call', episodeId: 'e1', hookIndex: 0, ctx: '{"n":1}', timeoutMs: 50, killGraceMs: 100 }]);
     expect(host.heapNotes).toEqual([{ worker: 2, ranOutOfMemory: false }]);
     // The next call stays on the pinned worker.
     expect(await episode.call(0, '{"n":2}')).toEqual({ raw: { n: 2 } });
@@ -193,7 +196,7 @@ describe('PinnedEpisode when its worker dies', () => {
     // The next call opens the episode again on a fresh worker.
     expect(await episode.call(0, '{"n":2}')).toEqual({ raw: { n: 2 } });
     expect(host.workers).toHaveLength(2);
-    expect(host.received(1)[0]).toEqual(OPEN);
+    await expect.poll(() => host.received(1)[0]).toEqual(OPEN);
   });
 
   it('reports nothing lost when the worker dies after the episode closed', async () => {
@@ -290,7 +293,7 @@ describe('PinnedEpisode when its worker dies', () => {
     });
     // 10 ms × 20 + 7 ms + 2000 ms.
     expect(host.workers[0]?.exit).toEqual({ reason: 'timeout', message: 'request exceeded its 2207 ms deadline' });
-    expect(host.received(0)[1]).toEqual({ type: 'call', episodeId: 'e1', hookIndex: 0, ctx: '{"hang":true}', timeoutMs: 10, killGraceMs: 7 });
+    await expect.poll(() => host.received(0)[1]).toEqual({ type: 'call', episodeId: 'e1', hookIndex: 0, ctx: '{"hang":true}', timeoutMs: 10, killGraceMs: 7 });
   });
 });
 
@@ -299,13 +302,13 @@ describe('PinnedEpisode.close', () => {
     const { host, episode } = start(['ok', 'close-hang'], { compileTimeoutMs: 400 });
     expect(await episode.call(0, '{}')).toEqual({ raw: {} });
     await episode.close();
-    expect(host.received(0).at(-1)).toEqual({ type: 'close', episodeId: 'e1' });
+    await expect.poll(() => host.received(0).at(-1)).toEqual({ type: 'close', episodeId: 'e1' });
     expect(host.workers[0]?.episodes.size).toBe(0);
     expect(host.retired).toEqual([1]);
     expect(host.workers[0]?.state).toBe('ready');
     // Closing again sends nothing more.
     await episode.close();
-    expect(host.received(0).filter((r) => (r as { type: string }).type === 'close')).toHaveLength(1);
+    await expect.poll(() => host.received(0).filter((r) => (r as { type: string }).type === 'close')).toHaveLength(1);
     expect(host.retired).toEqual([1]);
 
     // A worker that does not answer the close is killed at the compile deadline; close still returns.
@@ -313,7 +316,7 @@ describe('PinnedEpisode.close', () => {
     expect(await second.call(0, '{}')).toEqual({ raw: {} });
     await second.close();
     expect(host.workers[1]?.exit).toEqual({ reason: 'timeout', message: 'request exceeded its 400 ms deadline' });
-    expect(host.received(1).at(-1)).toEqual({ type: 'close', episodeId: 'e2' });
+    await expect.poll(() => host.received(1).at(-1)).toEqual({ type: 'close', episodeId: 'e2' });
     expect(host.retired).toEqual([1]);
   });
 
@@ -325,6 +328,6 @@ describe('PinnedEpisode.close', () => {
     worker.kill('fatal', 'gone');
     await gone;
     await episode.close();
-    expect(host.received(0).map((r) => (r as { type: string }).type)).toEqual(['open', 'call']);
+    await expect.poll(() => host.received(0).map((r) => (r as { type: string }).type)).toEqual(['open', 'call']);
   });
 });
