@@ -67,6 +67,14 @@ class FaultHost implements EpisodeHost {
     });
   }
 
+  /** Every request worker `index` received so far: one more request, whose report comes after all the others. */
+  async allReceived(index: number): Promise<unknown[]> {
+    const worker = this.workers[index] as WorkerProcess;
+    await worker.request({ type: 'inspect' }, 30_000);
+    await expect.poll(() => this.received(index).at(-1)).toEqual({ type: 'inspect' });
+    return this.received(index).slice(0, -1);
+  }
+
   async stop(): Promise<void> {
     await Promise.all(
       this.workers.map((w) => (w.state === 'dead' ? undefined : new Promise<void>((resolve) => {
@@ -275,6 +283,22 @@ describe('PinnedEpisode when its worker dies', () => {
     expect(host.workers).toHaveLength(2);
   });
 
+  it('switches a hook off at its second kill under the default limit of 2, not at its first', async () => {
+    const { host, episode } = start(['ok', 'ok', 'ok']);
+    for (const kill of [1, 2]) {
+      let settled = false;
+      const outcome = episode.call(0, '{"hang":true}').finally(() => (settled = true));
+      // Until the call is on its worker, or answered without one.
+      await expect.poll(() => settled || host.received(kill - 1).length === 2, { timeout: 30_000 }).toBe(true);
+      host.workers[kill - 1]?.kill('fatal', `crash ${kill}`);
+      expect(await outcome).toEqual({ fault: { kind: 'worker_crash', message: `crash ${kill}; the worker was replaced and nb was reset` } });
+    }
+    const off = 'hook switched off for the rest of the episode after 2 worker kill(s) (limit 2); last: worker_crash: crash 2; the worker was replaced and nb was reset';
+    expect(await episode.call(0, '{}')).toEqual({ fault: { kind: 'disabled', message: off } });
+    expect(await episode.call(1, '{}')).toEqual({ raw: {} });
+    expect(host.workers).toHaveLength(3);
+  });
+
   it('passes on an error that is not the worker going away, from the pool after a reply', async () => {
     const { host, episode } = start(['ok']);
     host.noteHeap = () => {
@@ -317,6 +341,14 @@ describe('PinnedEpisode.close', () => {
     await second.close();
     expect(host.workers[1]?.exit).toEqual({ reason: 'timeout', message: 'request exceeded its 400 ms deadline' });
     await expect.poll(() => host.received(1).at(-1)).toEqual({ type: 'close', episodeId: 'e2' });
+    expect(host.retired).toEqual([1]);
+  });
+
+  it('sends one close when closed twice at once', async () => {
+    const { host, episode } = start(['ok']);
+    expect(await episode.call(0, '{}')).toEqual({ raw: {} });
+    await Promise.all([episode.close(), episode.close()]);
+    expect(await host.allReceived(0)).toEqual([OPEN, { type: 'call', episodeId: 'e1', hookIndex: 0, ctx: '{}', timeoutMs: 50, killGraceMs: 100 }, { type: 'close', episodeId: 'e1' }]);
     expect(host.retired).toEqual([1]);
   });
 
