@@ -155,6 +155,13 @@ describe('PinnedEpisode opening its episode on a worker', () => {
     expect(host.workers).toHaveLength(3);
   });
 
+  it('sends an empty benchmark name for a hookset without one', async () => {
+    host = new FaultHost(['ok']);
+    const episode = new PinnedEpisode(host, 'e1', { sources: HOOKSET.sources, benchmark: undefined });
+    expect(await episode.call(0, '{}')).toEqual({ raw: {} });
+    await expect.poll(() => host?.received(0)[0]).toEqual({ ...OPEN, benchmark: '' });
+  });
+
   it('passes on an error that is not the worker going away', async () => {
     const failing: EpisodeHost = {
       options: resolveSandboxOptions({}),
