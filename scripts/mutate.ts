@@ -96,10 +96,17 @@ export const MODULES: Module[] = [
     mutate: ['src/hooks/normalize-effect.ts'],
     tests: ['src/hooks/normalize-effect.test.ts', 'src/runtime/call-hooks.test.ts'],
   },
+  // The sandbox's options and how an episode reports its worker's faults, in two runs: the options' tests are
+  // pure; the episode's start with scripted stand-in workers (fault-worker.fixture.js), then real pools.
   {
-    name: 'sandbox budgets', decidesReward: false,
-    mutate: ['src/sandbox/sandbox-options.ts', 'src/sandbox/sandbox-episode.ts'],
-    tests: ['src/sandbox/sandbox-options.test.ts', 'src/sandbox/sandbox-episode.test.ts', 'src/sandbox/worker-command.test.ts', 'src/sandbox/hook-budget.test.ts', 'src/sandbox/python-hook-provider.test.ts'],
+    name: 'sandbox options', decidesReward: false,
+    mutate: ['src/sandbox/sandbox-options.ts'],
+    tests: ['src/sandbox/sandbox-options.test.ts', 'src/sandbox/worker-command.test.ts'],
+  },
+  {
+    name: 'sandbox episode', decidesReward: false,
+    mutate: ['src/sandbox/sandbox-episode.ts'],
+    tests: ['src/sandbox/sandbox-episode-faults.test.ts', 'src/sandbox/sandbox-episode.test.ts', 'src/sandbox/hook-budget.test.ts', 'src/sandbox/python-hook-provider.test.ts'],
   },
   {
     name: 'run store', decidesReward: false,

@@ -1,6 +1,6 @@
 import os from 'node:os';
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { ConfigError } from '../episode/index.js';
 import { DEFAULT_HOOK_KILL_LIMIT, resolveSandboxOptions, type SandboxPoolOptions } from './sandbox-options.js';
@@ -55,6 +55,32 @@ describe('resolveSandboxOptions: defaults', () => {
 
   it('gives the same defaults for an empty options object', () => {
     expect(resolveSandboxOptions({})).toEqual(resolveSandboxOptions());
+  });
+});
+
+describe('resolveSandboxOptions: default size from the core count', () => {
+  const available = os.availableParallelism;
+
+  afterEach(() => {
+    os.availableParallelism = available;
+    vi.restoreAllMocks();
+  });
+
+  it('takes the available parallelism, at most 4', () => {
+    vi.spyOn(os, 'cpus').mockReturnValue([]);
+    vi.spyOn(os, 'availableParallelism').mockReturnValue(3);
+    expect(resolveSandboxOptions().size).toBe(3);
+    vi.spyOn(os, 'availableParallelism').mockReturnValue(9);
+    expect(resolveSandboxOptions().size).toBe(4);
+  });
+
+  it('counts the CPUs on a Node without availableParallelism, at least 1', () => {
+    (os as { availableParallelism: unknown }).availableParallelism = undefined;
+    const cpu = os.cpus()[0] as os.CpuInfo;
+    vi.spyOn(os, 'cpus').mockReturnValue([cpu, cpu]);
+    expect(resolveSandboxOptions().size).toBe(2);
+    vi.spyOn(os, 'cpus').mockReturnValue([]);
+    expect(resolveSandboxOptions().size).toBe(1);
   });
 });
 
