@@ -71,7 +71,7 @@ export const MODULES: Module[] = [
   {
     name: 'patch validation', decidesReward: false,
     mutate: ['src/patch/validate-patch.ts', 'src/patch/runtime-noop.ts', 'src/patch/rejection.ts:1-59'],
-    tests: ['src/patch/validate-patch.test.ts', 'src/patch/rejection.test.ts', 'src/patch/validate-patch-file.test.ts', 'src/patch/runtime-noop-rules.test.ts'],
+    tests: ['src/patch/validate-patch.test.ts', 'src/patch/rejection.test.ts', 'src/patch/validate-patch-file.test.ts', 'src/patch/runtime-noop-rules.test.ts', 'src/patch/validate-patch-edges.test.ts'],
   },
   {
     name: 'dbbench grading', decidesReward: true,
