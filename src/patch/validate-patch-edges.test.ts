@@ -41,7 +41,7 @@ describe('strict', () => {
     ['unvalidated_predicate_operand', 'unsupported_predicate', { benchmark: 'webshop', actions: [recoveryRule({ condition: { eq: ['predicates.no_such', true] } })] }, undefined],
     ['rule_never_evaluated', 'rule_never_evaluated', { benchmark: 'webshop', actions: [recoveryRule({ trigger: 'budget_check' })] }, undefined],
     ['non_finite_number', 'non_finite_number', '{"benchmark": "webshop", "actions": [{"type": "set_config", "target": "price_tolerance", "value": NaN}]}', undefined],
-  ])('a %s note becomes a %s rejection at the strict stage, with the note as its message', async (kind, rule, patch, bench) => {
+  ])('note %s becomes rejection %s at the strict stage, with the note as its message', async (kind, rule, patch, bench) => {
     const lax = await verdict(patch, { bench });
     expect(lax.kind).toBe('valid');
     expect(lax.notes.map((n) => n.kind)).toEqual([kind]);
@@ -57,6 +57,25 @@ describe('strict', () => {
     const v = await verdict({ benchmark: 'webshop', actions: [hook('on_post_step', 'x'.repeat(5000)), hook('make_pre_hint', 'y'.repeat(5000)), HOOK, HOOK] }, { strict: true });
     expect(v.notes.map((n) => n.kind)).toEqual(['duplicate_hook', 'total_code_over_guidance']);
     expect(v).toMatchObject({ kind: 'invalid', rejection: { rule: 'duplicate_hook', field: 'actions[3].hook' } });
+  });
+});
+
+describe('code hook names (protocol §3.2, §3.9)', () => {
+  const BENCHES: Benchmark[] = ['webshop', 'alfworld', 'dbbench'];
+
+  it.each(['on_init', 'make_pre_hint', 'on_before_action', 'on_post_step'])('%s is accepted by every benchmark, code-hook-only and the no-op check', async (name) => {
+    for (const benchmark of BENCHES) {
+      expect(await verdict({ benchmark, actions: [hook(name)] }, { bench: benchmark, codeHookOnly: true, rejectRuntimeNoop: true })).toMatchObject({ kind: 'valid', notes: [] });
+    }
+  });
+
+  it.each(['on_episode_end', 'on_step', 'hook', 'On_Init'])('%s is rejected by normalization on every benchmark', async (name) => {
+    for (const benchmark of BENCHES) {
+      expect(await verdict({ benchmark, actions: [hook(name)] })).toMatchObject({
+        kind: 'invalid',
+        rejection: { rule: 'unsupported_hook', field: 'actions[0].hook', message: `unsupported code hook: '${name}'`, stage: 'normalize' },
+      });
+    }
   });
 });
 
