@@ -67,11 +67,12 @@ export const MODULES: Module[] = [
     mutate: ['src/evaluation/summarize-run.ts', 'src/evaluation/summarize-families.ts', 'src/evaluation/run-batch.ts'],
     tests: ['src/evaluation/*.test.ts', 'src/evaluation/improve/improve-batch.test.ts'],
   },
+  // Whether a patch is rejected as invalid or a runtime no-op decides the batch's status and reward.
   // rejection.ts from line 60 on is the table that classifies messages the original recorded, for parity reports.
   {
-    name: 'patch validation', decidesReward: false,
+    name: 'patch validation', decidesReward: true,
     mutate: ['src/patch/validate-patch.ts', 'src/patch/runtime-noop.ts', 'src/patch/rejection.ts:1-59'],
-    tests: ['src/patch/validate-patch.test.ts', 'src/patch/rejection.test.ts', 'src/patch/validate-patch-file.test.ts', 'src/patch/runtime-noop-rules.test.ts'],
+    tests: ['src/patch/validate-patch.test.ts', 'src/patch/rejection.test.ts', 'src/patch/validate-patch-file.test.ts', 'src/patch/runtime-noop-rules.test.ts', 'src/patch/validate-patch-edges.test.ts'],
   },
   {
     name: 'dbbench grading', decidesReward: true,

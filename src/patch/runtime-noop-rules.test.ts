@@ -37,6 +37,19 @@ describe('findRuntimeNoop', () => {
     expect(findRuntimeNoop(patch(action), rulesOf(bench))).toEqual(finding);
   });
 
+  it('names a missing trigger or effect kind None, as the original prints repr(None)', () => {
+    const { trigger: _t, ...noTrigger } = guard('before_action', 'block_and_prompt') as unknown as Record<string, unknown>;
+    expect(findRuntimeNoop(patch(noTrigger as unknown as PatchAction), rulesOf('webshop'))).toEqual({
+      field: 'actions[0].trigger',
+      message: 'action 0 guard trigger None is not executed by WebShop overlay guards',
+    });
+    const noKind = { ...recovery('post_step', 'inject_hint'), effect: { message: 'm' } } as unknown as PatchAction;
+    expect(findRuntimeNoop(patch(noKind), rulesOf('alfworld'))).toEqual({
+      field: 'actions[0].effect.kind',
+      message: 'action 0 recovery effect None is not executed by ALFWorld overlay recovery',
+    });
+  });
+
   it('reports the first such action, by its position', () => {
     expect(findRuntimeNoop(patch(hook('on_init'), guard('before_action', 'inject_hint')), rulesOf('webshop'))?.field).toBe('actions[1].effect.kind');
   });

@@ -73,10 +73,10 @@ export async function validatePatch(raw: unknown, options: ValidatePatchOptions)
   const checked = normalized.ok ? runProtocolChecks(normalized.value, options, notes) : normalized;
   if (!checked.ok) return { kind: 'invalid', rejection: checked.rejection, notes };
   if (options.strict) {
-    const tightened = notes.find((note) => STRICT_RULES[note.kind] !== undefined);
-    const rule = tightened && STRICT_RULES[tightened.kind];
-    if (tightened && rule) {
-      const strictRejection = reject(rule, tightened.field, tightened.message, { stage: 'strict', exception: null });
+    for (const note of notes) {
+      const rule = STRICT_RULES[note.kind];
+      if (rule === undefined) continue;
+      const strictRejection = reject(rule, note.field, note.message, { stage: 'strict', exception: null });
       return { kind: 'invalid', rejection: strictRejection.rejection, notes };
     }
   }
