@@ -49,6 +49,9 @@ describe('set_config', () => {
     [{ target: 'price_tolerance', value: '0.1' }, 'actions[0].value: price_tolerance expects number'],
     [{ target: 'price_tolerance' }, 'actions[0].value: price_tolerance expects number'],
     [{ target: 'alfworld.price_tolerance', value: 0.1 }, "actions[0].target: config target prefix 'alfworld' does not match webshop"],
+    [{ target: '.price_tolerance', value: 0.1 }, "actions[0].target: config target prefix '' does not match webshop"],
+    [{ target: 'config.webshop.price_tolerance', value: 0.1 }, "actions[0].target: unsupported config target for webshop: 'config.webshop.price_tolerance'"],
+    [{ target: 'webshop.', value: 0.1 }, "actions[0].target: unsupported config target for webshop: 'webshop.'"],
     [{ target: 'nope', value: 1 }, "actions[0].target: unsupported config target for webshop: 'nope'"],
     [{ field: 'nope', value: 1 }, "actions[0].field: unsupported config target for webshop: 'nope'"],
     [{ value: 1 }, "actions[0].field: unsupported config target for webshop: ''"],
@@ -98,6 +101,15 @@ describe('set_config', () => {
     [{ target: 'flag', value: 1 }, 'actions[0].value: flag expects boolean'],
   ])('an exposed int or bool field %j → %j', async (extra, expected) => {
     expect(await one('webshop', setConfig(extra), lookup)).toEqual(expected);
+  });
+
+  it('notes nothing for a finite number or a bool', async () => {
+    for (const value of [false, 3, 0.5]) {
+      const notes: PatchNote[] = [];
+      const target = typeof value === 'boolean' ? 'flag' : value === 3 ? 'h4_warn_threshold' : 'price_tolerance';
+      expect(await normalize('webshop', [setConfig({ target, value })], lookup, notes)).toMatchObject({ ok: true });
+      expect(notes).toEqual([]);
+    }
   });
 });
 
@@ -179,6 +191,9 @@ describe('add_guard_rule and add_recovery_rule', () => {
     ['webshop', guard({ effect: { kind: ' force_action ', action: ' click  buy ' } }), { type: 'add_guard_rule', rule_id: 'g', trigger: 'before_action', condition: { pred: 'buy_now_available' }, effect: { kind: 'force_action', action: 'click buy' } }],
     ['webshop', guard({ effect: { kind: 'rewrite_action', action: 'click item 2', message: ' why  not ' } }), { type: 'add_guard_rule', rule_id: 'g', trigger: 'before_action', condition: { pred: 'buy_now_available' }, effect: { kind: 'rewrite_action', action: 'click item 2', message: 'why not' } }],
     ['webshop', guard({ effect: { kind: 'rewrite_action', action: 'a', message: '' } }), { type: 'add_guard_rule', rule_id: 'g', trigger: 'before_action', condition: { pred: 'buy_now_available' }, effect: { kind: 'rewrite_action', action: 'a' } }],
+    // A truthy message is cleaned with required=False, so whitespace alone gives an empty message.
+    ['webshop', guard({ effect: { kind: 'force_action', action: 'a', message: ' \n ' } }), { type: 'add_guard_rule', rule_id: 'g', trigger: 'before_action', condition: { pred: 'buy_now_available' }, effect: { kind: 'force_action', action: 'a', message: '' } }],
+    ['webshop', guard({ effect: { kind: 'rewrite_action', action: 'a', message: 3 } }), 'actions[0].effect.message: effect.message must be a string'],
     ['webshop', guard({ effect: { kind: 'rewrite_action', action: 'a', message: 'task 3' } }), 'actions[0].effect.message: effect.message appears to contain task-specific leakage'],
     ['webshop', guard({ effect: { kind: 'force_action' } }), 'actions[0].effect.action: effect.action cannot be empty'],
     ['webshop', guard({ effect: { kind: 'force_action', action: 'sample 12' } }), 'actions[0].effect.action: effect.action appears to contain task-specific leakage'],
