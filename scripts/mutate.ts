@@ -79,7 +79,7 @@ export const MODULES: Module[] = [
   {
     name: 'patch normalization', decidesReward: true,
     mutate: ['src/patch/normalize-patch.ts', 'src/patch/legacy-actions.ts', 'src/patch/conditions.ts', 'src/patch/clean-text.ts', 'src/patch/extract-patch-json.ts', 'src/patch/tag-blocks.ts'],
-    tests: ['src/patch/clean-text.test.ts', 'src/patch/extract-patch-json.test.ts', 'src/patch/tag-blocks.test.ts', 'src/patch/validate-patch.test.ts', 'src/patch/validate-patch-edges.test.ts', 'src/patch/validate-patch-file.test.ts', 'src/patch/legacy-actions-edges.test.ts', 'src/patch/normalize-patch-edges.test.ts', 'src/patch/clean-text-edges.test.ts', 'src/patch/extract-patch-json-edges.test.ts'],
+    tests: ['src/patch/clean-text.test.ts', 'src/patch/extract-patch-json.test.ts', 'src/patch/tag-blocks.test.ts', 'src/patch/validate-patch.test.ts', 'src/patch/validate-patch-edges.test.ts', 'src/patch/validate-patch-file.test.ts', 'src/patch/legacy-actions-edges.test.ts', 'src/patch/normalize-patch-edges.test.ts', 'src/patch/clean-text-edges.test.ts', 'src/patch/extract-patch-json-edges.test.ts', 'src/patch/tag-blocks-edges.test.ts'],
   },
   {
     name: 'dbbench grading', decidesReward: true,
