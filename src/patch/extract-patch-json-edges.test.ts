@@ -51,6 +51,12 @@ describe('json_patch choice and segments', () => {
     ['{"benchmark": "alfworld", "actions": [1]} <patch>{"y": 1}</patch> <patch>{"z": 2}</patch>', { y: 1 }],
     ['<patch>none</patch> <patch>{"z": 2}</patch> {"benchmark": "alfworld", "actions": [1]}', { z: 2 }],
     ['<patch>none</patch> {"w": 3}', { w: 3 }],
+    // Closed blocks without an object: the whole segment next (its last patch-like object), not the text after
+    // the first opening tag.
+    ['{"benchmark": "alfworld", "actions": [1]} <patch>none</patch> {"w": 3}', { benchmark: 'alfworld', actions: [1] }],
+    // Only `{` starts a candidate: a leading huge int or deep list is never decoded.
+    [`${'9'.repeat(4301)} {"a": 1}`, { a: 1 }],
+    [`${'['.repeat(1200)} {"a": 1}`, { a: 1 }],
     ['{"x": 1} <|im_start|>assistant\n```json\n{"y": 2}\n```', { y: 2 }],
     ['{"x": 1} <|im_start|>assistant\nno object', { x: 1 }],
     ['{"a": 1} <|im_start|>assistant {"b": 2} <|im_start|>assistant {"c": 3}', { c: 3 }],

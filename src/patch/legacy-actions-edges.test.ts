@@ -106,6 +106,18 @@ describe('set_config', () => {
     expect(await one('webshop', setConfig(extra), lookup)).toEqual(expected);
   });
 
+  it('a value of the wrong type or out of range is rejected with its rule', async () => {
+    for (const [target, value, rule] of [['flag', 1, 'config_value_type'], ['h4_warn_threshold', 2.5, 'config_value_type'], ['h4_warn_threshold', 0, 'config_value_range'], ['price_tolerance', 'x', 'config_value_type']] as const) {
+      expect(await normalize('webshop', [setConfig({ target, value })], lookup)).toMatchObject({ ok: false, rejection: { rule, field: 'actions[0].value', stage: 'normalize', exception: 'PatchValidationError' } });
+    }
+    const huge = pyJsonLoads(`{"benchmark": "webshop", "actions": [{"type": "set_config", "target": "price_tolerance", "value": 1${'0'.repeat(400)}}]}`);
+    if (!huge.ok) throw new Error('test patch is not JSON');
+    expect(await normalizePatch(huge.value, { benchmarks: BUILTIN_PATCH_RULES, compiler: acceptAll })).toEqual({
+      ok: false,
+      rejection: { rule: 'config_value_range', field: 'actions[0].value', message: 'int too large to convert to float', stage: 'normalize', exception: 'OverflowError' },
+    });
+  });
+
   it('notes nothing for a finite number or a bool', async () => {
     for (const value of [false, 3, 0.5]) {
       const notes: PatchNote[] = [];

@@ -194,6 +194,9 @@ describe('rejection rules of the text and legacy checks', () => {
     ['condition_shape', act(rule({ condition: {} })), 'actions[0].condition', 'condition must be an object with exactly one operator', 'webshop'],
     ['unsupported_condition_operator', act(rule({ condition: { xor: [] } })), 'actions[0].condition', "unsupported condition operator: 'xor'", 'webshop'],
     ['condition_operands', act(rule({ condition: { any: [] } })), 'actions[0].condition.any', 'condition.any must be a non-empty list', 'webshop'],
+    ['condition_operands', act(rule({ condition: { pred: '' } })), 'actions[0].condition.pred', 'condition.pred must be a predicate name', 'webshop'],
+    ['condition_operands', act(rule({ condition: { eq: [1] } })), 'actions[0].condition.eq', 'condition.eq must be a two-item list', 'webshop'],
+    ['condition_too_deep', act(rule({ condition: { all: [nest(8)] } })), `actions[0].condition.all[0]${'.not'.repeat(8)}`, 'condition nesting is too deep', 'webshop'],
     ['unsupported_predicate', act(rule({ condition: { pred: 'x' } })), 'actions[0].condition.pred', "unsupported predicate for webshop: 'x'", 'webshop'],
     ['unsupported_condition_path', act(rule({ condition: { eq: ['task.x', 1] } })), 'actions[0].condition.eq[0]', "unsupported condition path for webshop: 'task.x'", 'webshop'],
   ])('%s: %j', async (ruleName, patch, field, message) => {
