@@ -15,6 +15,8 @@ describe('fencedJsonBlocks', () => {
     // A `}` followed by other text before the fence does not close the block.
     ['```{"a": 1} x```', []],
     ['```{"a": 1}', []],
+    ['```{} x```', []],
+    ['```{}```', ['{}']],
     ['```json x {"a": 1}```', []],
     ['```json\n{"a": 1}\n``` text ```{"b": 2}```', ['{"a": 1}', '{"b": 2}']],
     ['``` {} ```', ['{}']],
