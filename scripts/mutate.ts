@@ -74,6 +74,13 @@ export const MODULES: Module[] = [
     mutate: ['src/patch/validate-patch.ts', 'src/patch/runtime-noop.ts', 'src/patch/rejection.ts:1-59'],
     tests: ['src/patch/validate-patch.test.ts', 'src/patch/rejection.test.ts', 'src/patch/validate-patch-file.test.ts', 'src/patch/runtime-noop-rules.test.ts', 'src/patch/validate-patch-edges.test.ts'],
   },
+  // What normalization and extraction reject (protocol §3: hook names, action-list bounds, text limits and
+  // leakage, legacy DSL, fenced and tagged responses) decides whether the patch counts, so the reward.
+  {
+    name: 'patch normalization', decidesReward: true,
+    mutate: ['src/patch/normalize-patch.ts', 'src/patch/legacy-actions.ts', 'src/patch/conditions.ts', 'src/patch/clean-text.ts', 'src/patch/extract-patch-json.ts', 'src/patch/tag-blocks.ts'],
+    tests: ['src/patch/clean-text.test.ts', 'src/patch/extract-patch-json.test.ts', 'src/patch/tag-blocks.test.ts', 'src/patch/validate-patch.test.ts', 'src/patch/validate-patch-edges.test.ts', 'src/patch/validate-patch-file.test.ts', 'src/patch/legacy-actions-edges.test.ts', 'src/patch/normalize-patch-edges.test.ts', 'src/patch/clean-text-edges.test.ts', 'src/patch/extract-patch-json-edges.test.ts', 'src/patch/tag-blocks-edges.test.ts'],
+  },
   {
     name: 'dbbench grading', decidesReward: true,
     mutate: ['src/environments/dbbench/grade.ts', 'src/environments/dbbench/table-hash.ts'],
