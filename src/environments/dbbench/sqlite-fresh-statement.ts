@@ -15,13 +15,9 @@ import { sqliteTableKey } from './sqlite-table-key.js';
 export async function runOnFreshTable(pool: SqliteWorkerPool, table: DbTable, databaseName: string, sql: string, timeoutMs: number): Promise<FreshStatementResult | undefined> {
   const tableKey = sqliteTableKey(table);
   const proc = await pool.acquire(tableKey);
-  const send = (withRows: boolean) =>
-    proc.request({ op: 'fresh-statement', tableKey, ...(withRows ? { table } : {}), databaseName, sql, timeoutMs }, timeoutMs + KILL_GRACE_MS);
   let response;
   try {
-    // The rows travel only to a process that has not held this table yet (or has dropped it since).
-    response = await send(!proc.tables.has(tableKey));
-    if (response !== 'timeout' && response.op === 'unknown-table') response = await send(true);
+    response = await proc.requestWithTable({ op: 'fresh-statement', tableKey, databaseName, sql, timeoutMs }, table, timeoutMs + KILL_GRACE_MS);
   } catch (error) {
     // Never sent (a neighbour's statement ended the process first): the process is given back as an
     // episode's would be. Sent: this statement may have ended it.
@@ -34,7 +30,6 @@ export async function runOnFreshTable(pool: SqliteWorkerPool, table: DbTable, da
     pool.discard(proc);
     return undefined;
   }
-  if (response.op === 'fresh-statement') proc.tables.add(tableKey);
   await pool.release(proc);
   if (response.op !== 'fresh-statement') return undefined;
   return { setupError: response.setupError, outcome: response.outcome, hash: response.hash };

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 
 import { InternalError } from '../../episode/index.js';
+import type { DbTable } from './dbbench-task.js';
 import type { SqliteLimits } from './sqlite-limits.js';
 import { MEMORY_KILL_MARK } from './sqlite-process-watchdog.js';
 import { sqliteWorkerEntry, type SqliteWorkerEntry } from './sqlite-worker-entry.js';
@@ -10,6 +11,10 @@ type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /** A request without its id: the process handle numbers requests itself. */
 export type SqliteProcessRequest = WithoutId<SqliteWorkerRequest>;
+
+/** A request that names a task table, without the rows (`requestWithTable` adds them when needed). */
+type TableRequest = WithoutTable<Extract<SqliteProcessRequest, { op: 'open' | 'fresh-statement' }>>;
+type WithoutTable<T> = T extends unknown ? Omit<T, 'table'> : never;
 
 /** Why a database process ended while requests were pending. */
 export type SqliteProcessEnd = 'memory' | 'crashed' | 'terminated';
@@ -152,6 +157,19 @@ export class SqliteWorkerProcess {
       this.#queue.push({ request, timeoutMs, resolve, reject });
       this.#pump();
     });
+  }
+
+  /**
+   * Sends a request that names a task table (`open`, `fresh-statement`) with the table's rows only when
+   * this process has not been sent them; a process that has dropped them since answers `unknown-table`
+   * and gets the request again with the rows.
+   */
+  async requestWithTable(request: TableRequest, table: DbTable, timeoutMs?: number): Promise<SqliteWorkerResponse | 'timeout'> {
+    const withRows = { ...request, table } as SqliteProcessRequest;
+    let response = await this.request(this.tables.has(request.tableKey) ? (request as SqliteProcessRequest) : withRows, timeoutMs);
+    if (response !== 'timeout' && response.op === 'unknown-table') response = await this.request(withRows, timeoutMs);
+    this.tables.add(request.tableKey);
+    return response;
   }
 
   /** Requests waiting for the process, including the one it runs. */

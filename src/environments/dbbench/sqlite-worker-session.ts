@@ -75,10 +75,7 @@ export class SqliteWorkerSession implements SqliteSession {
     const session = this.#session;
     let response;
     try {
-      // The rows travel only to a process that has not held this table yet (or has dropped it since).
-      response = await proc.request({ op: 'open', session, tableKey, ...(proc.tables.has(tableKey) ? {} : { table }), databaseName, ...image });
-      if (response !== 'timeout' && response.op === 'unknown-table') response = await proc.request({ op: 'open', session, tableKey, table, databaseName, ...image });
-      proc.tables.add(tableKey);
+      response = await proc.requestWithTable({ op: 'open', session, tableKey, databaseName, ...image }, table);
     } catch (error) {
       if (error instanceof SqliteProcessGone && !error.sent && moves < MAX_MOVES) {
         // A neighbour's statement ended the process before this open reached it: open elsewhere.
