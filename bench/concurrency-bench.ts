@@ -11,7 +11,12 @@
  *   (without the simulated target's own process under `--sim-process`).
  *
  *   npx tsx bench/concurrency-bench.ts [--tasks 64] [--concurrency 64] [--latency-ms 200] [--bench dbbench,alfworld,webshop]
- *     [--sqlite-workers N] [--sim-process] [--json]
+ *     [--split NAME] [--sqlite-workers N] [--sim-process] [--json]
+ *
+ * The p99 is over episodes (each episode's mean per-step overhead), so over DBBench's 60 dev tasks it is
+ * the single worst episode: one of the first few, which run code nothing has run yet. `--split` (with one
+ * `--bench`) plays another split, e.g. `--bench dbbench --split standard --tasks 300`, where the p99 is
+ * the third-worst of 300.
  *
  * `--sim-process` serves the simulated target from a process of its own (`sim-target-server.ts`), as a
  * real model server would be, instead of on this process's event loop. In-process, the simulation's work
@@ -69,6 +74,7 @@ function treeRssBytes(pid = process.pid, skip?: number): number {
 
 export interface ConcurrencyFigures {
   bench: string;
+  split: string;
   concurrency: number;
   latencyMs: number;
   episodes: number;
@@ -86,14 +92,16 @@ export interface ConcurrencyFigures {
 
 export async function measureConcurrency(
   bench: string,
-  options: { tasks: number; concurrency: number; latencyMs: number; sqliteWorkers?: number; simProcess?: boolean },
+  options: { tasks: number; concurrency: number; latencyMs: number; sqliteWorkers?: number; simProcess?: boolean; split?: string },
 ): Promise<ConcurrencyFigures> {
   const registry = new BenchmarkRegistry();
   const definition = registry.find(bench)!;
+  const split = options.split ?? definition.defaultSplit;
+  if (!definition.splits.includes(split)) throw new Error(`${bench} has no split '${split}' (its splits: ${definition.splits.join(', ')}).`);
   const dataDir = resolveDataDir();
   const opened = await definition.open({
     dataDir,
-    split: definition.defaultSplit,
+    split,
     protocol: definition.protocols[0]!,
     options: benchmarkOptions(registry, definition, bench === 'dbbench' && options.sqliteWorkers !== undefined ? { sqliteWorkers: options.sqliteWorkers } : {}),
     concurrency: options.concurrency,
@@ -106,7 +114,7 @@ export async function measureConcurrency(
   const taskIndices = [...Array(Math.min(options.tasks, environment.size)).keys()];
   const dir = mkdtempSync(path.join(tmpdir(), 'harness-concurrency-'));
   const store = RunStore.create(dir, {
-    schemaVersion: RUN_MANIFEST_VERSION, runId: 'bench', createdAt: new Date().toISOString(), bench, split: definition.defaultSplit,
+    schemaVersion: RUN_MANIFEST_VERSION, runId: 'bench', createdAt: new Date().toISOString(), bench, split,
     taskIndices, target: { spec, label: target.model.label, simulated: true }, patch: null, options: {},
   });
   // The simulated target's own process stands for the model server: it is not the runtime's memory.
@@ -130,7 +138,7 @@ export async function measureConcurrency(
   const boundMs = Math.max(model.reduce((a, b) => a + b, 0) / options.concurrency, ...model);
   const perStep = timings.map((t, i) => (t.totalMs - model[i]!) / Math.max(1, t.modelMs.length)).sort((a, b) => a - b);
   return {
-    bench, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
+    bench, split, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
     efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99),
     peakTreeRssMb: peakTree / 2 ** 20, sim: options.simProcess ? 'own process' : 'in-process', load1: loadavg()[0]!,
   };
@@ -158,12 +166,22 @@ if (isMain) {
   const benches = arg('--bench', 'dbbench,alfworld,webshop').split(',');
   const sqliteWorkers = process.argv.includes('--sqlite-workers') ? Number(arg('--sqlite-workers', '')) : undefined;
   const simProcess = process.argv.includes('--sim-process');
+  const split = process.argv.includes('--split') ? arg('--split', '') : undefined;
+  if (split !== undefined && benches.length !== 1) {
+    console.error('--split needs exactly one --bench (splits differ between benchmarks).');
+    process.exit(2);
+  }
+  const splits = split === undefined ? [] : (new BenchmarkRegistry().find(benches[0]!)?.splits ?? []);
+  if (split !== undefined && !splits.includes(split)) {
+    console.error(`--split ${split}: ${benches[0]} has no such split (allowed: ${splits.join(', ')}).`);
+    process.exit(2);
+  }
   const rows: ConcurrencyFigures[] = [];
-  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs, simProcess, ...(sqliteWorkers === undefined ? {} : { sqliteWorkers }) }));
+  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs, simProcess, ...(split === undefined ? {} : { split }), ...(sqliteWorkers === undefined ? {} : { sqliteWorkers }) }));
   if (process.argv.includes('--json')) console.log(JSON.stringify({ rows, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
   else {
     for (const r of rows) {
-      console.log(`${r.bench}: ${r.episodes} episodes at concurrency ${r.concurrency}, ${r.latencyMs} ms/turn: wall ${r.wallMs.toFixed(0)} ms, ` +
+      console.log(`${r.bench}: ${r.episodes} episodes (${r.split}) at concurrency ${r.concurrency}, ${r.latencyMs} ms/turn: wall ${r.wallMs.toFixed(0)} ms, ` +
         `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms; ` +
         `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; sim ${r.sim}; load ${r.load1.toFixed(2)}`);
     }
