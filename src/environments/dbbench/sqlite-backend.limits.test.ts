@@ -35,7 +35,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('SQLite backend resource ceilings (process isolation)', () => {
   it('stops CREATE TABLE … AS an endless recursive CTE at the database cap; memory stays bounded and the episode goes on', async () => {
     // The timeout is far away: the database cap, not the clock, must end the statement.
-    const backend = createSqliteBackend({ sqlTimeoutMs: 30_000, databaseLimitMb: 32 });
+    const backend = createSqliteBackend({ inlineBudgetMs: 0, sqlTimeoutMs: 30_000, databaseLimitMb: 32 });
     try {
       const session = await backend.openEpisode(MEDALS);
       await session.execute("INSERT INTO Medals VALUES ('Chile', '0')");
@@ -58,7 +58,7 @@ describe('SQLite backend resource ceilings (process isolation)', () => {
 
   it('kills a database process that passes its memory ceiling, replaces it, and keeps the data', async () => {
     const memoryLimitMb = 256;
-    const backend = createSqliteBackend({ sqlTimeoutMs: 30_000, memoryLimitMb, databaseLimitMb: 32 });
+    const backend = createSqliteBackend({ inlineBudgetMs: 0, sqlTimeoutMs: 30_000, memoryLimitMb, databaseLimitMb: 32 });
     try {
       const others = new Set(childPids());
       const session = await backend.openEpisode(MEDALS);
@@ -92,7 +92,7 @@ describe('SQLite backend resource ceilings (process isolation)', () => {
   });
 
   it('really stops DDL that runs past the timeout: the process is killed and the episode goes on', async () => {
-    const backend = createSqliteBackend({ sqlTimeoutMs: 1_000 });
+    const backend = createSqliteBackend({ inlineBudgetMs: 0, sqlTimeoutMs: 1_000 });
     try {
       const others = new Set(childPids());
       const session = await backend.openEpisode(MEDALS);

@@ -10,7 +10,7 @@ const CITIES: DbTable = { name: 'Cities', columns: ['City'], rows: [['Oslo']] };
 
 describe('createSqliteBackend process pool', () => {
   it('hosts sequential episodes in one warm process and carries nothing over', async () => {
-    const backend = createSqliteBackend({ databaseName: (t) => t.name.toLowerCase() });
+    const backend = createSqliteBackend({ inlineBudgetMs: 0, databaseName: (t) => t.name.toLowerCase() });
     try {
       const first = await backend.openEpisode(MEDALS);
       for (const sql of [
@@ -48,7 +48,7 @@ describe('createSqliteBackend process pool', () => {
   });
 
   it('gives episodes open at the same time a process each below maxWorkers, and keeps at most workerPoolSize idle', async () => {
-    const backend = createSqliteBackend({ workerPoolSize: 1, maxWorkers: 3 });
+    const backend = createSqliteBackend({ inlineBudgetMs: 0, workerPoolSize: 1, maxWorkers: 3 });
     try {
       const sessions = await Promise.all([backend.openEpisode(MEDALS), backend.openEpisode(MEDALS), backend.openEpisode(MEDALS)]);
       expect(backend.workers()).toMatchObject({ busy: 3, started: 3 });
@@ -65,7 +65,7 @@ describe('createSqliteBackend process pool', () => {
   });
 
   it('replaces a killed process and keeps serving episodes', async () => {
-    const backend = createSqliteBackend({ workerPoolSize: 2 });
+    const backend = createSqliteBackend({ inlineBudgetMs: 0, workerPoolSize: 2 });
     try {
       const session = await backend.openEpisode(MEDALS, { sqlTimeoutMs: 200 });
       await session.execute("INSERT INTO Medals VALUES ('Chile', '0')");
@@ -85,7 +85,7 @@ describe('createSqliteBackend process pool', () => {
   });
 
   it('reports setupError from a pooled process, which then serves the next episode', async () => {
-    const backend = createSqliteBackend();
+    const backend = createSqliteBackend({ inlineBudgetMs: 0 });
     try {
       const broken = (await backend.openEpisode({ name: 't', columns: ['Score', 'Score'], rows: [['1', '2']] })) as SqliteSession;
       expect(broken.setupError).toBe("1060 (42S21): Duplicate column name 'Score'");
@@ -114,7 +114,7 @@ describe('createSqliteBackend process pool', () => {
     await inline.close();
     expect(inlineError).toBeInstanceOf(Error);
 
-    const backend = createSqliteBackend();
+    const backend = createSqliteBackend({ inlineBudgetMs: 0 });
     try {
       await expect(backend.openEpisode(unloadable)).rejects.toThrow((inlineError as Error).message);
       const next = await backend.openEpisode(MEDALS);
@@ -127,7 +127,7 @@ describe('createSqliteBackend process pool', () => {
   });
 
   it('disposes a refused table\'s session without ever starting a process', async () => {
-    const backend = createSqliteBackend();
+    const backend = createSqliteBackend({ inlineBudgetMs: 0 });
     try {
       const refused = (await backend.openEpisode({ name: 't', columns: ['a', 'b'], rows: [['1']] })) as SqliteSession;
       expect(refused.setupError).toBe("1136 (21S01): Column count doesn't match value count at row 1");
@@ -140,7 +140,7 @@ describe('createSqliteBackend process pool', () => {
   });
 
   it('returns the process once however often dispose() is called', async () => {
-    const backend = createSqliteBackend();
+    const backend = createSqliteBackend({ inlineBudgetMs: 0 });
     try {
       const session = await backend.openEpisode(MEDALS);
       await Promise.all([session.dispose(), session.dispose()]);
@@ -157,7 +157,7 @@ describe('createSqliteBackend process pool', () => {
   });
 
   it('close() disposes open sessions and terminates every process', async () => {
-    const backend = createSqliteBackend();
+    const backend = createSqliteBackend({ inlineBudgetMs: 0 });
     const open = await backend.openEpisode(MEDALS);
     const other = await backend.openEpisode(MEDALS);
     await other.dispose();
@@ -169,7 +169,7 @@ describe('createSqliteBackend process pool', () => {
   });
 
   it('disposeInBackground() returns before the process replied; the process comes back later and close() waits for it', async () => {
-    const backend = createSqliteBackend();
+    const backend = createSqliteBackend({ inlineBudgetMs: 0 });
     try {
       const session = await backend.openEpisode(MEDALS);
       session.disposeInBackground!();

@@ -15,7 +15,7 @@ const ENDLESS_COUNT_DDL = 'CREATE TABLE n AS SELECT (WITH RECURSIVE c(x) AS (SEL
 
 describe('createSqliteBackend with shared database processes', () => {
   it('hosts several episode databases in one process, each its own', async () => {
-    const backend = createSqliteBackend({ maxWorkers: 1 });
+    const backend = createSqliteBackend({ inlineBudgetMs: 0, maxWorkers: 1 });
     try {
       const [a, b] = await Promise.all([backend.openEpisode(MEDALS), backend.openEpisode(MEDALS)]);
       expect(backend.workers()).toMatchObject({ busy: 1, started: 1 });
@@ -32,7 +32,7 @@ describe('createSqliteBackend with shared database processes', () => {
   });
 
   it('rebuilds a neighbour exactly after a runaway statement kills the shared process; only the runaway times out', async () => {
-    const backend = createSqliteBackend({ maxWorkers: 1, sqlTimeoutMs: 1_000 });
+    const backend = createSqliteBackend({ inlineBudgetMs: 0, maxWorkers: 1, sqlTimeoutMs: 1_000 });
     try {
       const [runaway, neighbour] = await Promise.all([backend.openEpisode(MEDALS), backend.openEpisode(MEDALS)]);
       expect(backend.workers()).toMatchObject({ busy: 1, started: 1 });

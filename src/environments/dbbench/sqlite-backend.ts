@@ -6,12 +6,16 @@ import type { DbTable } from './dbbench-task.js';
 import { SqliteEngine, tableDefinitionError } from './sqlite-engine.js';
 import { runOnFreshTable } from './sqlite-fresh-statement.js';
 import { SqliteWorkerPool, type SqliteWorkerPoolInfo } from './sqlite-worker-pool.js';
+import { BoundedFirstSession } from './sqlite-bounded-session.js';
 import { SqliteWorkerSession } from './sqlite-worker-session.js';
 import { resolveSqliteLimits, type SqliteLimits } from './sqlite-limits.js';
 import type { SqliteSession } from './sqlite-session.js';
 
 /** The FC harness gives each statement 60 s (`asyncio.wait_for(…, 60)`). */
 export const DEFAULT_SQL_TIMEOUT_MS = 60_000;
+
+/** How long a bounded statement may hold the calling thread by default before it goes to a process. */
+export const DEFAULT_INLINE_BUDGET_MS = 5;
 
 /** Warm database processes kept per backend by default: enough for the usual batch concurrency of 8. */
 export const DEFAULT_WORKER_POOL_SIZE = 8;
@@ -25,8 +29,11 @@ export const DEFAULT_WORKER_POOL_SIZE = 8;
  * aborts the statement (SQLite undoes its changes) and yields `{ kind: 'timeout' }`. That covers scans,
  * cross joins and runaway recursive CTEs. DDL and statements passed through without rewriting carry no
  * tick; they are covered by the process isolation below.
- * - `isolation: 'process'` (default): each episode's database lives in a child process for the episode's
- *   lifetime (one of at most `maxWorkers`, shared with other episodes' databases past that), under the ceilings of `sqlite-limits.ts` (database size, resident memory, V8 heap).
+ * - `isolation: 'process'` (default): an episode's database starts in the calling thread, where only
+ *   bounded statements run (`mysql-compat/bounded-statement.ts`: work that grows with the rows visited, so
+ *   the tick stops it within `inlineBudgetMs`), and moves to a child process at its first statement that
+ *   is not bounded or outruns that budget (`sqlite-bounded-session.ts`); the answers are the same either
+ *   way. From then on it lives in that child process for the episode's lifetime (one of at most `maxWorkers`, shared with other episodes' databases past that), under the ceilings of `sqlite-limits.ts` (database size, resident memory, V8 heap).
  *   Processes are pooled: once an episode is disposed, its process closes the database and waits, warm,
  *   for the next episode (which gets a new database, so nothing carries over). If a statement does not
  *   stop itself within 2 s after the deadline (e.g. DDL, or one huge regular expression), the process is
@@ -57,6 +64,13 @@ export interface SqliteBackendOptions extends Partial<SqliteLimits> {
    * (the batch's concurrency, so no episode waits for a process to load). Default 0: started on demand.
    */
   warmWorkers?: number;
+  /**
+   * `isolation: 'process'` only: how long (ms) a bounded statement (`mysql-compat/bounded-statement.ts`)
+   * may run in the calling thread before the episode database moves to a database process for good (see
+   * `sqlite-bounded-session.ts`). Default {@link DEFAULT_INLINE_BUDGET_MS}; 0 sends every statement to a
+   * process from the start.
+   */
+  inlineBudgetMs?: number;
   /**
    * `isolation: 'process'` only: database processes alive at most. Past it, episodes share processes,
    * each holding many episode databases (starting a process costs far more CPU than the statements of a
@@ -132,6 +146,10 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
   if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
     throw new ConfigError({ message: `maxWorkers must be a positive integer, got ${maxWorkers}.`, field: 'maxWorkers' });
   }
+  const inlineBudgetMs = options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS;
+  if (!Number.isFinite(inlineBudgetMs) || inlineBudgetMs < 0) {
+    throw new ConfigError({ message: `inlineBudgetMs must be a non-negative number, got ${inlineBudgetMs}.`, field: 'inlineBudgetMs' });
+  }
   const pool = new SqliteWorkerPool({ maxIdle: poolSize, limits, maxProcesses: maxWorkers });
   const warm = options.warmWorkers ?? 0;
   if (!Number.isInteger(warm) || warm < 0) throw new ConfigError({ message: `warmWorkers must be a non-negative integer, got ${warm}.`, field: 'warmWorkers' });
@@ -151,6 +169,20 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
       };
       if (isolation === 'inline') {
         session = new InlineSession(table, nameFor(table), timeoutMs, limits.databaseLimitMb * 1024 * 1024, forget);
+      } else if (inlineBudgetMs > 0 && !tableDefinitionError(table)) {
+        const databaseName = nameFor(table);
+        session = new BoundedFirstSession({
+          table,
+          databaseName,
+          maxDatabaseBytes: limits.databaseLimitMb * 1024 * 1024,
+          budgetMs: inlineBudgetMs,
+          onDispose: forget,
+          toProcess: async (start) => {
+            const worker = new SqliteWorkerSession({ pool, table, databaseName, timeoutMs, onDispose: () => undefined, start });
+            await worker.open();
+            return worker;
+          },
+        });
       } else {
         const worker = new SqliteWorkerSession({ pool, table, databaseName: nameFor(table), timeoutMs, onDispose: forget });
         session = worker;

@@ -7,7 +7,8 @@ import { mapSqliteError, MysqlError, mysqlErrors, syntaxError } from './mysql-co
 import { registerGroupConcat, registerMysqlFunctions } from './mysql-compat/functions.js';
 import { answerIntrospection } from './mysql-compat/introspection.js';
 import { mysqlNumberText } from './mysql-compat/mysql-values.js';
-import { parseMysqlStatement } from './mysql-compat/parse-statement.js';
+import { isBoundedStatement } from './mysql-compat/bounded-statement.js';
+import { parseMysqlStatement, type ParseResult } from './mysql-compat/parse-statement.js';
 import { rewriteStatement, rewriteValueQuery, type RewriteContext } from './mysql-compat/rewrite-sql.js';
 import { quoteIdent } from './mysql-compat/sql-quote.js';
 import type { SqlType } from './mysql-compat/sql-types.js';
@@ -52,6 +53,17 @@ class StatementTimeout extends Error {
   }
 }
 
+/** Thrown before anything runs when `executeBounded` is given a statement that is not bounded. */
+class NotBounded extends Error {
+  constructor() {
+    super('statement not bounded');
+  }
+}
+
+/** How often the tick reads the clock: every 256 rows normally, every 16 under `executeBounded`'s short budget. */
+const TICK_MASK = 255;
+const BOUNDED_TICK_MASK = 15;
+
 /** Why MySQL would refuse to create or fill the task table, or null when it can be loaded. */
 export function tableDefinitionError(table: DbTable): MysqlError | null {
   if (table.name === '' || table.name.endsWith(' ')) return new MysqlError(1103, '42000', `Incorrect table name '${table.name}'`);
@@ -89,6 +101,7 @@ export class SqliteEngine {
   private lastRows = 0;
   private deadline = Number.POSITIVE_INFINITY;
   private ticks = 0;
+  private tickMask = TICK_MASK;
 
   constructor(table: DbTable, options: SqliteEngineOptions = {}) {
     this.table = table;
@@ -107,7 +120,7 @@ export class SqliteEngine {
       foundRows: () => this.lastRows,
       tick: () => {
         this.ticks += 1;
-        if ((this.ticks & 255) === 0 && performance.now() > this.deadline) throw new StatementTimeout();
+        if ((this.ticks & this.tickMask) === 0 && performance.now() > this.deadline) throw new StatementTimeout();
       },
     });
     const problem = tableDefinitionError(table);
@@ -168,10 +181,36 @@ export class SqliteEngine {
    * recursive CTEs but not a single long call into a function.
    */
   execute(sql: string, timeoutMs?: number): SqlOutcome {
+    return this.attempt(sql, timeoutMs, undefined);
+  }
+
+  /**
+   * Runs a statement only if it is bounded (`mysql-compat/bounded-statement.ts`) and finishes within
+   * `budgetMs`; otherwise returns `'not-bounded'` having changed nothing (a statement stopped at the budget
+   * is undone by SQLite, and a bounded statement sets no variable). Whatever it returns otherwise is what
+   * `execute` would have returned for the statement.
+   */
+  executeBounded(sql: string, budgetMs: number): SqlOutcome | 'not-bounded' {
+    this.tickMask = BOUNDED_TICK_MASK;
+    try {
+      const outcome = this.attempt(sql, budgetMs, isBoundedStatement);
+      return outcome.kind === 'timeout' ? 'not-bounded' : outcome;
+    } catch (error) {
+      if (error instanceof NotBounded) return 'not-bounded';
+      throw error;
+    } finally {
+      this.tickMask = TICK_MASK;
+    }
+  }
+
+  private attempt(sql: string, timeoutMs: number | undefined, admit: ((parsed: ParseResult) => boolean) | undefined): SqlOutcome {
     this.deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs;
     try {
-      return { kind: 'rows', rows: this.run(sql) };
+      return { kind: 'rows', rows: this.run(sql, admit) };
     } catch (error) {
+      if (error instanceof NotBounded) throw error;
+      // A stack this thread cannot give (deep nesting) may be there in a database process: let it try.
+      if (admit && error instanceof RangeError) throw new NotBounded();
       if (error instanceof StatementTimeout) return { kind: 'timeout' };
       if (error instanceof MysqlError) return { kind: 'error', message: error.message };
       if (error instanceof Error) return { kind: 'error', message: mapSqliteError(error.message, sql, this.database).message };
@@ -181,12 +220,13 @@ export class SqliteEngine {
     }
   }
 
-  private run(sql: string): PyValue[][] {
+  private run(sql: string, admit?: (parsed: ParseResult) => boolean): PyValue[][] {
     const lexed = tokenizeMysql(sql);
     if (!Array.isArray(lexed)) throw syntaxError(sql, lexed.at);
     const tokens = lexed;
     if (tokens.every((t) => t.kind === 'eof' || (t.kind === 'op' && t.value === ';'))) throw new MysqlError(1065, '42000', 'Query was empty');
     const parsed = parseMysqlStatement(tokens, sql);
+    if (admit && !admit(parsed)) throw new NotBounded();
     switch (parsed.kind) {
       case 'syntax-error':
         throw syntaxError(sql, parsed.at);

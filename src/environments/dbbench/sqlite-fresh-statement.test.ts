@@ -37,7 +37,7 @@ function mutationTask(table: DbTable, gold: string): DbBenchTask {
 }
 
 describe('gold replay in one request (process isolation)', () => {
-  const backend = createSqliteBackend({ sqlTimeoutMs: 1_000 });
+  const backend = createSqliteBackend({ inlineBudgetMs: 0, sqlTimeoutMs: 1_000 });
   afterAll(() => backend.close());
 
   it('gives what the stepwise replay gives for every dev + standard mutation task, in one request each', async () => {
@@ -65,7 +65,7 @@ describe('gold replay in one request (process isolation)', () => {
   });
 
   it('a table MySQL refuses is answered without a database process, as an episode would be', async () => {
-    const fresh = createSqliteBackend();
+    const fresh = createSqliteBackend({ inlineBudgetMs: 0 });
     try {
       const refused = mutationTask({ name: 'T', columns: ['a', 'A'], rows: [] }, "UPDATE T SET a = '1'");
       const expected = await replayGold(refused, stepwise(fresh));

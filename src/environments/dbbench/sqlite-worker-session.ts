@@ -22,6 +22,8 @@ export interface SqliteWorkerSessionOptions {
   databaseName: string;
   timeoutMs: number;
   onDispose: () => void;
+  /** A database built elsewhere to start from instead of the task table (see `sqlite-bounded-session.ts`). */
+  start?: { image: Uint8Array; state: SqliteSessionState };
 }
 
 /**
@@ -54,6 +56,8 @@ export class SqliteWorkerSession implements SqliteSession {
 
   constructor(options: SqliteWorkerSessionOptions) {
     this.#options = options;
+    this.#image = options.start?.image;
+    this.#state = options.start?.state;
   }
 
   /**

@@ -20,7 +20,8 @@ const STATEMENTS = [
 ];
 
 async function firstEpisode(isolation: 'process' | 'inline'): Promise<{ outputs: string[]; hash: string | null }> {
-  const backend = createSqliteBackend({ isolation });
+  // The process side is asked for a process from the first statement on (no statement tried in this thread).
+  const backend = createSqliteBackend(isolation === 'process' ? { isolation, inlineBudgetMs: 0 } : { isolation });
   try {
     const session = await backend.openEpisode(TABLE);
     const outputs: string[] = [];

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+
+import type { DbTable } from './dbbench-task.js';
+import { formatSqlOutcome } from './format-result.js';
+import { createSqliteBackend, type SqliteBackendOptions } from './sqlite-backend.js';
+import { BoundedFirstSession } from './sqlite-bounded-session.js';
+
+// The default isolation tries bounded statements in this thread first and moves an episode database to a
+// database process at its first statement that is not bounded or outruns the budget. Every answer must be
+// the one a database process gives from the first statement on (`inlineBudgetMs: 0`).
+
+const MEDALS: DbTable = { name: 'Medals', columns: ['Nation', 'Gold'], rows: [['Norway', 3], ['Sweden', '1'], ['Chile', '0']] };
+/** 60 rows: a self-join visits 3,600 candidate rows, past any budget of a hundredth of a millisecond. */
+const NUMBERS: DbTable = { name: 'Numbers', columns: ['k', 'n'], rows: Array.from({ length: 60 }, (_, i) => [`k${i}`, String(i)]) };
+const ENDLESS_COUNT_DDL = 'CREATE TABLE n AS SELECT (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c) AS n';
+
+interface Played {
+  outputs: string[];
+  hash: string | null;
+  where: string;
+  started: number;
+}
+
+async function play(table: DbTable, statements: readonly string[], options: SqliteBackendOptions): Promise<Played> {
+  const backend = createSqliteBackend(options);
+  try {
+    const session = await backend.openEpisode(table);
+    const outputs: string[] = [];
+    for (const sql of statements) outputs.push(formatSqlOutcome(await session.execute(sql)));
+    const hash = await session.tableHash();
+    const where = session instanceof BoundedFirstSession ? session.where : 'process only';
+    await session.dispose();
+    return { outputs, hash, where, started: backend.workers().started };
+  } finally {
+    await backend.close();
+  }
+}
+
+const BOUNDED_EPISODE = [
+  "SELECT * FROM `Medals` WHERE `Nation` LIKE '%e%' ORDER BY `Nation`",
+  "UPDATE `Medals` SET `Gold` = `Gold` + 1 WHERE `Nation` <> 'Chile'",
+  'SELECT ROW_COUNT()',
+  "INSERT INTO `Medals` VALUES ('Peru', '2')",
+  'SELECT SQL_CALC_FOUND_ROWS `Nation` FROM `Medals` LIMIT 1',
+  'SELECT FOUND_ROWS(), ROW_COUNT(), LAST_INSERT_ID()',
+  'SELECT `Nation`, MAX(`Gold`) FROM `Medals` GROUP BY `Nation` HAVING MAX(`Gold`) > 1',
+  "DELETE FROM `Medals` WHERE `Gold` = '0'",
+  'SELECT `missing` FROM `Medals`',
+  'SELECT FROM',
+  'SHOW TABLES',
+];
+
+describe('the default isolation: bounded statements in this thread first', () => {
+  it('answers a bounded episode without any database process, exactly as a database process does', async () => {
+    const here = await play(MEDALS, BOUNDED_EPISODE, {});
+    const isolated = await play(MEDALS, BOUNDED_EPISODE, { inlineBudgetMs: 0 });
+    expect(here.where).toBe('here');
+    expect(here.started).toBe(0);
+    expect(isolated.started).toBe(1);
+    expect({ outputs: here.outputs, hash: here.hash }).toEqual({ outputs: isolated.outputs, hash: isolated.hash });
+    expect(here.outputs[2]).toBe('[(2,)]');
+  });
+
+  it('moves to a process at the first statement that is not bounded, with its rows, variables, ROW_COUNT() and FOUND_ROWS()', async () => {
+    const statements = [
+      "UPDATE `Medals` SET `Gold` = '7' WHERE `Nation` = 'Norway'",
+      'SELECT SQL_CALC_FOUND_ROWS * FROM `Medals` LIMIT 1',
+      'SELECT @a', // one row: FOUND_ROWS() is 1 from here
+      "SET @a = 'kept'", // not bounded: from here on, a process
+      'SELECT @a, FOUND_ROWS(), ROW_COUNT()',
+      "SELECT REPEAT(`Nation`, 2) FROM `Medals` WHERE `Nation` = 'Norway'",
+      "SELECT `Gold` FROM `Medals` WHERE `Nation` = 'Norway'",
+    ];
+    const moved = await play(MEDALS, statements, {});
+    const isolated = await play(MEDALS, statements, { inlineBudgetMs: 0 });
+    expect(moved.where).toBe('process');
+    expect(moved.started).toBe(1);
+    expect({ outputs: moved.outputs, hash: moved.hash }).toEqual({ outputs: isolated.outputs, hash: isolated.hash });
+    expect(moved.outputs.slice(4)).toEqual(["[('kept', 1, -1)]", "[('NorwayNorway',)]", "[('7',)]"]);
+  });
+
+  it('moves a statement SQL_CALC_FOUND_ROWS and ROW_COUNT() answered here into the state the process starts from', async () => {
+    // The last statement here sets FOUND_ROWS() and ROW_COUNT(); the first one there reads them.
+    const statements = ["DELETE FROM `Medals` WHERE `Nation` = 'Chile'", 'SELECT ROW_COUNT()', 'SELECT FOUND_ROWS()', 'SET @x = 1', 'SELECT FOUND_ROWS(), ROW_COUNT()'];
+    const moved = await play(MEDALS, statements, {});
+    const isolated = await play(MEDALS, statements, { inlineBudgetMs: 0 });
+    expect(moved.where).toBe('process');
+    expect(moved.outputs).toEqual(isolated.outputs);
+  });
+
+  it('stops a bounded statement at the budget, undone, and runs it again in a process with the same answer', async () => {
+    // With a budget of 0.01 ms the tick stops any statement visiting more than 16 rows here.
+    const statements = [
+      'SELECT COUNT(*), SUM(a.`n` * b.`n`) FROM `Numbers` a, `Numbers` b',
+      // Stopped part-way here, an UPDATE must leave no row changed, or the rerun would add 1 twice to some.
+      'UPDATE `Numbers` SET `n` = `n` + 1',
+      'SELECT SUM(`n`), ROW_COUNT() FROM `Numbers`',
+    ];
+    const tiny = await play(NUMBERS, statements, { inlineBudgetMs: 0.01 });
+    const isolated = await play(NUMBERS, statements, { inlineBudgetMs: 0 });
+    expect(tiny.where).toBe('process');
+    expect({ outputs: tiny.outputs, hash: tiny.hash }).toEqual({ outputs: isolated.outputs, hash: isolated.hash });
+    expect(tiny.outputs[0]).toBe(`[(3600, ${(59 * 60 / 2) ** 2}.0)]`);
+    expect(tiny.outputs[2]).toBe('[(1830.0, 60)]'); // every row once: 0 + … + 59 + 60
+  });
+
+  it('still stops DDL that never ends in a database process, killed at the timeout, and keeps what was done here', async () => {
+    const statements = ["UPDATE `Medals` SET `Gold` = '7' WHERE `Nation` = 'Norway'", ENDLESS_COUNT_DDL, "SELECT `Gold` FROM `Medals` WHERE `Nation` = 'Norway'", 'SELECT COUNT(*) FROM n'];
+    const backend = createSqliteBackend({ sqlTimeoutMs: 1_000 });
+    try {
+      const session = await backend.openEpisode(MEDALS);
+      const outputs: string[] = [];
+      for (const sql of statements) outputs.push(formatSqlOutcome(await session.execute(sql)));
+      expect(outputs.slice(1)).toEqual(['Error: SQL execution timed out.', "[('7',)]", "1146 (42S02): Table 'dbbench.n' doesn't exist"]);
+      expect(backend.workers()).toMatchObject({ killed: 1 });
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('refuses a negative budget', () => {
+    expect(() => createSqliteBackend({ inlineBudgetMs: -1 })).toThrow(/inlineBudgetMs must be a non-negative number, got -1/);
+  });
+});
