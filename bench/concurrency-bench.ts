@@ -11,7 +11,7 @@
  *   (without the simulated target's own process under `--sim-process`).
  *
  *   npx tsx bench/concurrency-bench.ts [--tasks 64] [--concurrency 64] [--latency-ms 200] [--bench dbbench,alfworld,webshop]
- *     [--split NAME] [--sqlite-workers N] [--sim-process] [--json]
+ *     [--split NAME] [--sqlite-workers N] [--sqlite-inline] [--sim-process] [--json]
  *
  * The p99 is over episodes (each episode's mean per-step overhead), so over DBBench's 60 dev tasks it is
  * the single worst episode: one of the first few, which run code nothing has run yet. `--split` (with one
@@ -23,6 +23,10 @@
  * for one episode's request delays the other episodes and so counts as their runtime overhead; the
  * separate-process figure leaves only the runtime's own work (and the machine's second core runs the
  * simulation). Rows say which one they measured.
+ *
+ * `--sqlite-inline` (DBBench only, for comparison) runs the SQLite databases in this thread instead of in
+ * database processes: what a step would cost without the process isolation, which stays the default for
+ * agent SQL (see `sqlite-backend.ts`).
  *
  * `--sqlite-workers` caps DBBench's database processes (default: the CPU count, at least 2; episodes
  * past it share processes). The machine's load average is printed with every row: the figures are only
@@ -39,6 +43,8 @@ import { benchmarkOptions } from '../src/app/open-environment.js';
 import { resolveTarget } from '../src/app/resolve-target.js';
 import { BenchmarkRegistry } from '../src/benchmarks/registry.js';
 import { resolveDataDir } from '../src/config/data-dir.js';
+import { dbBenchEnvironment } from '../src/benchmarks/dbbench/environment.js';
+import { createSqliteBackend } from '../src/environments/dbbench/sqlite-backend.js';
 import { runBatch } from '../src/evaluation/run-batch.js';
 import { NO_HOOKS } from '../src/hooks/native-hooks.js';
 import { RUN_MANIFEST_VERSION } from '../src/store/run-manifest.js';
@@ -86,13 +92,15 @@ export interface ConcurrencyFigures {
   peakTreeRssMb: number;
   /** Where the simulated target ran: this process's event loop, or a process of its own. */
   sim: 'in-process' | 'own process';
+  /** Where DBBench's SQLite ran: its database processes (the default isolation), or this thread (`--sqlite-inline`). */
+  sqlite?: 'process' | 'inline';
   /** The 1-minute load average when the run ended. */
   load1: number;
 }
 
 export async function measureConcurrency(
   bench: string,
-  options: { tasks: number; concurrency: number; latencyMs: number; sqliteWorkers?: number; simProcess?: boolean; split?: string },
+  options: { tasks: number; concurrency: number; latencyMs: number; sqliteWorkers?: number; simProcess?: boolean; split?: string; sqliteInline?: boolean },
 ): Promise<ConcurrencyFigures> {
   const registry = new BenchmarkRegistry();
   const definition = registry.find(bench)!;
@@ -106,7 +114,13 @@ export async function measureConcurrency(
     options: benchmarkOptions(registry, definition, bench === 'dbbench' && options.sqliteWorkers !== undefined ? { sqliteWorkers: options.sqliteWorkers } : {}),
     concurrency: options.concurrency,
   });
-  const { environment } = opened;
+  let { environment } = opened;
+  if (options.sqliteInline) {
+    // For comparison only: DBBench with the database in this thread, which agent SQL never gets outside benches and tests.
+    if (bench !== 'dbbench') throw new Error('--sqlite-inline applies to dbbench only.');
+    await environment.close();
+    environment = dbBenchEnvironment({ dataDir, split, backend: createSqliteBackend({ isolation: 'inline' }) });
+  }
   const spec = `sim:${bench}?seed=1${options.latencyMs > 0 ? `&latency_ms=${options.latencyMs}` : ''}`;
   const target = options.simProcess
     ? await simTargetProcess(bench, options.latencyMs)
@@ -140,7 +154,8 @@ export async function measureConcurrency(
   return {
     bench, split, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
     efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99),
-    peakTreeRssMb: peakTree / 2 ** 20, sim: options.simProcess ? 'own process' : 'in-process', load1: loadavg()[0]!,
+    peakTreeRssMb: peakTree / 2 ** 20, sim: options.simProcess ? 'own process' : 'in-process',
+    ...(bench === 'dbbench' ? { sqlite: options.sqliteInline ? 'inline' : 'process' } : {}), load1: loadavg()[0]!,
   };
 }
 
@@ -166,6 +181,11 @@ if (isMain) {
   const benches = arg('--bench', 'dbbench,alfworld,webshop').split(',');
   const sqliteWorkers = process.argv.includes('--sqlite-workers') ? Number(arg('--sqlite-workers', '')) : undefined;
   const simProcess = process.argv.includes('--sim-process');
+  const sqliteInline = process.argv.includes('--sqlite-inline');
+  if (sqliteInline && benches.some((b) => b !== 'dbbench')) {
+    console.error('--sqlite-inline applies to dbbench only: give --bench dbbench.');
+    process.exit(2);
+  }
   const split = process.argv.includes('--split') ? arg('--split', '') : undefined;
   if (split !== undefined && benches.length !== 1) {
     console.error('--split needs exactly one --bench (splits differ between benchmarks).');
@@ -177,13 +197,13 @@ if (isMain) {
     process.exit(2);
   }
   const rows: ConcurrencyFigures[] = [];
-  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs, simProcess, ...(split === undefined ? {} : { split }), ...(sqliteWorkers === undefined ? {} : { sqliteWorkers }) }));
+  for (const bench of benches) rows.push(await measureConcurrency(bench, { tasks, concurrency, latencyMs, simProcess, sqliteInline, ...(split === undefined ? {} : { split }), ...(sqliteWorkers === undefined ? {} : { sqliteWorkers }) }));
   if (process.argv.includes('--json')) console.log(JSON.stringify({ rows, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
   else {
     for (const r of rows) {
       console.log(`${r.bench}: ${r.episodes} episodes (${r.split}) at concurrency ${r.concurrency}, ${r.latencyMs} ms/turn: wall ${r.wallMs.toFixed(0)} ms, ` +
         `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms; ` +
-        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; sim ${r.sim}; load ${r.load1.toFixed(2)}`);
+        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; sim ${r.sim}${r.sqlite ? `; sqlite ${r.sqlite}` : ''}; load ${r.load1.toFixed(2)}`);
     }
     console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   }
