@@ -118,6 +118,18 @@ describe('the default isolation: bounded statements in this thread first', () =>
     }
   });
 
+  it('disposeInBackground() refuses calls at once; the database closes later and close() waits for it', async () => {
+    const backend = createSqliteBackend({});
+    const session = await backend.openEpisode(MEDALS);
+    expect(formatSqlOutcome(await session.execute('SELECT COUNT(*) FROM `Medals`'))).toBe('[(3,)]');
+    session.disposeInBackground!();
+    await expect(session.execute('SELECT 1')).rejects.toThrow(/after dispose/);
+    await expect(session.tableHash()).rejects.toThrow(/after dispose/);
+    await backend.close();
+    await session.dispose();
+    expect(backend.workers()).toEqual({ busy: 0, idle: 0, started: 0, killed: 0 });
+  });
+
   it('refuses a negative budget', () => {
     expect(() => createSqliteBackend({ inlineBudgetMs: -1 })).toThrow(/inlineBudgetMs must be a non-negative number, got -1/);
   });

@@ -97,6 +97,7 @@ export class SqliteEngine {
   private readonly groupConcats = new Map<string, string>();
   private readonly variables = new Map<string, SqlValue>();
   private catalogCache: { version: number; catalog: Catalog } | null = null;
+  private schemaVersionQuery: Database.Statement | null = null;
   private lastChanges = 0;
   private lastRows = 0;
   private deadline = Number.POSITIVE_INFINITY;
@@ -158,17 +159,23 @@ export class SqliteEngine {
     })();
   }
 
+  /** `PRAGMA schema_version`, prepared once: every statement reads it (a prepare costs more than the read). */
+  private schemaVersion(): number {
+    this.schemaVersionQuery ??= this.db.prepare('PRAGMA schema_version').pluck();
+    return this.schemaVersionQuery.get() as number;
+  }
+
   private catalog(): Catalog {
-    const version = this.db.pragma('schema_version', { simple: true }) as number;
+    const version = this.schemaVersion();
     if (!this.catalogCache || this.catalogCache.version !== version) {
       this.catalogCache = { version, catalog: readCatalog(this.db, this.database) };
     }
     return this.catalogCache.catalog;
   }
 
-  private rewriteContext(): RewriteContext {
+  private rewriteContext(catalog: Catalog): RewriteContext {
     return {
-      catalog: this.catalog(),
+      catalog,
       groupConcat: (separator) => registerGroupConcat(this.db, this.groupConcats, separator),
       variables: this.variables,
     };
@@ -249,13 +256,13 @@ export class SqliteEngine {
     if (statement.kind === 'set-variables') {
       for (const a of statement.assignments) {
         if (a.system) continue;
-        const stmt = this.db.prepare(rewriteValueQuery(a.value, this.rewriteContext())).raw(true).safeIntegers(true);
+        const stmt = this.db.prepare(rewriteValueQuery(a.value, this.rewriteContext(catalog))).raw(true).safeIntegers(true);
         const row = stmt.get() as SqliteValue[] | undefined;
         this.variables.set(a.name.toLowerCase(), (row?.[0] ?? null) as SqlValue);
       }
       return [];
     }
-    const rewritten = rewriteStatement(statement, this.rewriteContext());
+    const rewritten = rewriteStatement(statement, this.rewriteContext(catalog));
     if (rewritten.kind === 'explain') {
       return rewritten.tables.map((name, i) => [
         { type: 'int', value: String(i + 1) },
@@ -359,7 +366,7 @@ export class SqliteEngine {
 
   /** A token that changes whenever rows or the schema change; lets a caller notice that a statement modified the database. */
   changeMark(): string {
-    return `${String(this.db.prepare('SELECT total_changes()').pluck().get())}/${String(this.db.pragma('schema_version', { simple: true }))}`;
+    return `${String(this.db.prepare('SELECT total_changes()').pluck().get())}/${String(this.schemaVersion())}`;
   }
 
   close(): void {
