@@ -21,10 +21,6 @@ const BOUNDED = [
   "SELECT CASE WHEN `Gold` BETWEEN 1 AND 3 THEN 'few' ELSE 'many' END FROM `Medals` UNION SELECT 'x'",
   "SELECT YEAR(STR_TO_DATE(`Gold`, '%Y')), DATE_FORMAT(`Gold`, '%Y-%m') FROM `Medals`",
   'SELECT EXISTS (SELECT 1 FROM `Medals`), ROW_COUNT(), FOUND_ROWS(), DATABASE(), @a',
-  "INSERT INTO `Medals` (`Nation`, `Gold`) VALUES ('Chile', '0'), ('Peru', LOWER('1'))",
-  "INSERT INTO `Medals` SELECT `Nation`, `Gold` FROM `Medals` WHERE `Gold` = '1'",
-  "UPDATE `Medals` SET `Gold` = `Gold` + 1 WHERE `Nation` = 'Norway' ORDER BY `Nation` LIMIT 1",
-  "DELETE FROM `Medals` WHERE `Gold` < '1'",
   'SHOW TABLES',
   'SHOW COLUMNS FROM `Medals`',
   'SHOW CREATE TABLE `Medals`',
@@ -44,6 +40,12 @@ const NOT_BOUNDED = [
   ['REGEXP', "SELECT * FROM `Medals` WHERE `Nation` REGEXP '(a+)+b'"],
   ['REGEXP_LIKE', "SELECT REGEXP_LIKE(`Nation`, 'a') FROM `Medals`"],
   ['a LIKE with three %', "SELECT * FROM `Medals` WHERE `Nation` LIKE '%a%b%c'"],
+  ['a LIKE with two % and text after the second (quadratic backtracking)', "SELECT * FROM `Medals` WHERE `Nation` LIKE '%a%b'"],
+  ['INSERT', "INSERT INTO `Medals` (`Nation`, `Gold`) VALUES ('Chile', '0')"],
+  ['INSERT … SELECT', "INSERT INTO `Medals` SELECT `Nation`, `Gold` FROM `Medals` WHERE `Gold` = '1'"],
+  ['UPDATE', "UPDATE `Medals` SET `Gold` = `Gold` + 1 WHERE `Nation` = 'Norway'"],
+  ['an UPDATE that doubles a value (repeated, it grows without end)', 'UPDATE `Medals` SET `Nation` = CONCAT(`Nation`, `Nation`)'],
+  ['DELETE', "DELETE FROM `Medals` WHERE `Gold` < '1'"],
   ['a LIKE whose pattern is a column', 'SELECT * FROM `Medals` WHERE `Nation` LIKE `Gold`'],
   ['a window', 'SELECT ROW_NUMBER() OVER (ORDER BY `Gold`) FROM `Medals`'],
   ['a windowed aggregate', 'SELECT SUM(`Gold`) OVER () FROM `Medals`'],
@@ -67,9 +69,10 @@ describe('isBoundedStatement', () => {
     expect(bounded(sql)).toBe(false);
   });
 
-  it('counts the % of a LIKE pattern: two pass, three do not, whatever the _', () => {
-    expect(bounded("SELECT 1 FROM `Medals` WHERE `Nation` LIKE '%_o_%'")).toBe(true);
-    expect(bounded("SELECT 1 FROM `Medals` WHERE `Nation` LIKE '%%%'")).toBe(false);
+  it('admits the LIKE patterns that match in linear time: one %, or two with the second at the end', () => {
+    const like = (pattern: string) => bounded(`SELECT 1 FROM \`Medals\` WHERE \`Nation\` LIKE '${pattern}'`);
+    expect(['Norway', 'N_rw_y', 'No%', '%way', 'N%y', '%or%', '%_o_%', 'N%r%', '%%']).toEqual(['Norway', 'N_rw_y', 'No%', '%way', 'N%y', '%or%', '%_o_%', 'N%r%', '%%'].filter(like));
+    expect(['%o%y', 'N%r%y', '%%%', '%a%b%', 'a%%b']).toEqual(['%o%y', 'N%r%y', '%%%', '%a%b%', 'a%%b'].filter((p) => !like(p)));
     expect(bounded("SELECT 1 FROM `Medals` WHERE `Nation` NOT LIKE 'N%' ESCAPE '!'")).toBe(true);
   });
 });

@@ -6,14 +6,17 @@ import type { ParseResult } from './parse-statement.js';
  * rewritten SQL (see `rewrite-query.ts`) can stop it within a few milliseconds wherever it runs. Such a
  * statement may be tried in the calling thread under a short budget before it goes to a database
  * process (`sqlite-backend.ts`). The rule is a whitelist, decided on the parsed form before anything runs:
- * - statements: queries, INSERT / UPDATE / DELETE, the SHOW forms answered from the catalog, USE, and
- *   statements that do not parse (their error costs nothing). Not DDL, statements passed through
- *   unparsed, SET, transactions, EXPLAIN, SHOW TABLE STATUS, nor anything with a WITH clause;
+ * - statements that only read: queries, the SHOW forms answered from the catalog, USE, and statements
+ *   that do not parse (their error costs nothing). Not INSERT / UPDATE / DELETE (repeated, they could grow
+ *   a value until one function call on it outlasts any budget), DDL, statements passed through unparsed,
+ *   SET, transactions, EXPLAIN, SHOW TABLE STATUS, nor anything with a WITH clause;
  * - functions: those whose work and result grow at most linearly with their arguments (no REPEAT, LPAD,
  *   REPLACE, HEX, …: nested, they grow without bound in one call), nothing windowed (OVER), no REGEXP;
- * - LIKE only with a literal pattern of at most two `%` (its regular expression then cannot backtrack
- *   more than quadratically over one value);
+ * - LIKE only with a literal pattern whose regular expression matches in linear time: at most one `%`,
+ *   or two with the second at the end (`%a%`, `a%b%`; not `%a%b`, which backtracks quadratically);
  * - no assignment to a variable inside an expression (`:=`).
+ * With writes excluded, every value a bounded statement sees is a cell of the task table or one computed
+ * from them by the statement, whose size the statement's length and the rows it visits bound.
  * Anything else is not bounded: it runs in a database process, as every statement did before.
  */
 export function isBoundedStatement(parsed: ParseResult): boolean {
@@ -48,21 +51,11 @@ export const BOUNDED_FUNCTIONS: ReadonlySet<string> = new Set([
   'DATABASE', 'SCHEMA', 'VERSION', 'USER', 'CURRENT_USER', 'SESSION_USER', 'SYSTEM_USER', 'CONNECTION_ID', 'LAST_INSERT_ID', 'ROW_COUNT', 'FOUND_ROWS',
 ]);
 
-/** At most this many `%` in a LIKE pattern. */
-export const MAX_LIKE_WILDCARDS = 2;
 
 function boundedStatement(s: Statement): boolean {
   switch (s.kind) {
     case 'query':
       return boundedQuery(s.query);
-    case 'insert':
-      if (s.source.kind === 'values') return s.source.rows.every((row) => row.every(boundedExpr));
-      if (s.source.kind === 'set') return s.source.assignments.every((a) => boundedExpr(a.value));
-      return boundedQuery(s.source.query);
-    case 'update':
-      return boundedTable(s.table) && s.assignments.every((a) => boundedExpr(a.value)) && optional(s.where) && boundedOrder(s.orderBy) && optional(s.limit);
-    case 'delete':
-      return optional(s.where) && boundedOrder(s.orderBy) && optional(s.limit);
     case 'show-tables':
       return optional(s.where);
     case 'show-columns':
@@ -71,6 +64,9 @@ function boundedStatement(s: Statement): boolean {
     case 'show-index':
     case 'use':
       return true;
+    case 'insert':
+    case 'update':
+    case 'delete':
     case 'show-table-status':
     case 'show-other':
     case 'set-variables':
@@ -130,9 +126,8 @@ function optional(e: Expr | undefined): boolean {
 function boundedLike(pattern: Expr, escape: Expr | undefined): boolean {
   if (pattern.kind !== 'literal' || pattern.type !== 'string') return false;
   if (escape !== undefined && escape.kind !== 'literal') return false;
-  let wildcards = 0;
-  for (const ch of pattern.value) if (ch === '%') wildcards += 1;
-  return wildcards <= MAX_LIKE_WILDCARDS;
+  const wildcards = pattern.value.split('%').length - 1;
+  return wildcards <= 1 || (wildcards === 2 && pattern.value.endsWith('%'));
 }
 
 function boundedExpr(e: Expr): boolean {
