@@ -28,6 +28,7 @@ const options = z.object({
   grading: z.enum(DBBENCH_GRADINGS).optional(),
   data: z.string().optional(),
   sqliteWorkers: z.number().optional(),
+  sqliteInlineMs: z.number().optional(),
 });
 
 export const dbbench = defineBenchmark<z.infer<typeof options>>({
@@ -47,6 +48,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
       { key: 'dsn', flag: '--dsn <url>', description: 'dbbench: MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port' },
       { key: 'grading', flag: '--grading <rule>', description: 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)' },
       { key: 'sqliteWorkers', flag: '--sqlite-workers <n>', description: 'dbbench sqlite: database processes at most, shared by the episodes past that (default: CPU count, at least 2)', type: 'integer', min: 1 },
+      { key: 'sqliteInlineMs', flag: '--sqlite-inline-ms <ms>', description: 'dbbench sqlite: how long a bounded read may run in the runtime\'s thread before the episode database moves to a database process (default 5; 0: every statement in a process)', type: 'number', min: 0 },
       { key: 'data', flag: '--data <file>', description: 'dbbench: a task file (the shipped .jsonl format) to play instead of a split; webshop: a goals file (items_human_ins.json format)' },
     ],
   },
@@ -59,7 +61,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
     const tasks = file === undefined ? undefined : loadDbBenchFile(file);
     if (tasks?.length === 0) throw new ConfigError({ message: `--data ${file}: the file holds no tasks.`, field: 'data' });
     const grading = request.options.grading ?? 'fc';
-    const backend = await resolveDbBackend(request.options.backend, request.options.dsn, process.env, request.concurrency, request.options.sqliteWorkers);
+    const backend = await resolveDbBackend(request.options.backend, request.options.dsn, process.env, request.concurrency, request.options.sqliteWorkers, request.options.sqliteInlineMs);
     const environment = dbBenchEnvironment({
       dataDir: request.dataDir,
       split: request.split,

@@ -8,7 +8,8 @@ export const BACKENDS = ['sqlite', 'mariadb'] as const;
 /**
  * The DBBench database: embedded SQLite by default, MariaDB/MySQL when a DSN is given. With `concurrency`,
  * SQLite starts that many database processes up front, at most `sqliteWorkers` (`--sqlite-workers`);
- * past that, episodes share them.
+ * past that, episodes share them. `sqliteInlineMs` (`--sqlite-inline-ms`) is the budget of a bounded read
+ * in the runtime's thread (`sqlite-bounded-session.ts`; 0 sends every statement to a process).
  */
 export async function resolveDbBackend(
   name: string | undefined,
@@ -16,6 +17,7 @@ export async function resolveDbBackend(
   env: NodeJS.ProcessEnv = process.env,
   concurrency?: number,
   sqliteWorkers?: number,
+  sqliteInlineMs?: number,
 ): Promise<DbBackend> {
   const chosen = name ?? (dsn ? 'mariadb' : 'sqlite');
   if (chosen === 'sqlite') {
@@ -23,7 +25,14 @@ export async function resolveDbBackend(
     if (maxWorkers !== undefined && (!Number.isInteger(maxWorkers) || maxWorkers < 1)) {
       throw new ConfigError({ message: `--sqlite-workers must be a positive integer, got ${sqliteWorkers}.`, field: 'sqliteWorkers' });
     }
-    return createSqliteBackend({ ...(concurrency === undefined ? {} : { warmWorkers: concurrency }), ...(maxWorkers === undefined ? {} : { maxWorkers }) });
+    if (sqliteInlineMs !== undefined && !(Number.isFinite(sqliteInlineMs) && sqliteInlineMs >= 0)) {
+      throw new ConfigError({ message: `--sqlite-inline-ms must be a non-negative number of milliseconds, got ${sqliteInlineMs}.`, field: 'sqliteInlineMs' });
+    }
+    return createSqliteBackend({
+      ...(concurrency === undefined ? {} : { warmWorkers: concurrency }),
+      ...(maxWorkers === undefined ? {} : { maxWorkers }),
+      ...(sqliteInlineMs === undefined ? {} : { inlineBudgetMs: sqliteInlineMs }),
+    });
   }
   if (chosen === 'mariadb') {
     const url = dsn ?? env.HARNESS_MARIADB_DSN;
