@@ -17,20 +17,37 @@ export interface GroundAction {
  * identity. Parameters no precondition constrains range over every object of their type.
  */
 export function groundApplicableActions(domain: PddlDomain, world: SolveWorld): GroundAction[] {
+  return joinGroundings(domain.actions.map((action) => groundApplicable(action, world)));
+}
+
+/** The applicable groundings of one action, in solver order, de-duplicated by operator identity. */
+export function groundApplicable(action: PddlAction, world: SolveWorld): GroundAction[] {
   const out: GroundAction[] = [];
   const seen = new Set<string>();
-  for (const action of domain.actions) {
-    const types: VariableTypes = new Map(action.parameters.map((p) => [p.name, p.type]));
-    const bindings: Bindings = new Map();
-    solve(action.precondition, bindings, types, world, () => {
-      for (const args of completeParameters(action, bindings, world)) {
-        const key = `${action.name} ${args.join(' ')}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({ action, args, key });
-      }
-      return false;
-    });
+  const types: VariableTypes = new Map(action.parameters.map((p) => [p.name, p.type]));
+  const bindings: Bindings = new Map();
+  solve(action.precondition, bindings, types, world, () => {
+    for (const args of completeParameters(action, bindings, world)) {
+      const key = `${action.name} ${args.join(' ')}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ action, args, key });
+    }
+    return false;
+  });
+  return out;
+}
+
+/** Per-action groundings in domain order, keeping the first of any operator identity seen twice. */
+export function joinGroundings(perAction: readonly (readonly GroundAction[])[]): GroundAction[] {
+  const out: GroundAction[] = [];
+  const seen = new Set<string>();
+  for (const list of perAction) {
+    for (const ground of list) {
+      if (seen.has(ground.key)) continue;
+      seen.add(ground.key);
+      out.push(ground);
+    }
   }
   return out;
 }

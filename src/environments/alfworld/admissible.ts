@@ -38,10 +38,15 @@ export function createCommandRenderer(domain: PddlDomain, ctx: DeriveContext): C
   };
 }
 
-/** TextWorld's admissible commands: `sorted(set(rendered commands))`. */
-export function buildCommandTable(domain: PddlDomain, ctx: DeriveContext, renderer: CommandRenderer): CommandTable {
+/**
+ * TextWorld's admissible commands: `sorted(set(rendered commands))`. The groundings are solved from scratch
+ * unless `groundings` supplies them (a `GroundingCache` gives the same list).
+ */
+export function buildCommandTable(
+  domain: PddlDomain, ctx: DeriveContext, renderer: CommandRenderer, groundings: GroundAction[] = groundApplicableActions(domain, ctx.world),
+): CommandTable {
   const byCommand = new Map<string, GroundAction>();
-  for (const ground of groundApplicableActions(domain, ctx.world)) {
+  for (const ground of groundings) {
     const command = renderer.render(ground);
     if (!byCommand.has(command)) byCommand.set(command, ground);
   }

@@ -2,6 +2,7 @@ import { ConfigError } from '../../episode/index.js';
 import { applyGroundAction } from './actions.js';
 import { buildCommandTable, createCommandRenderer, type CommandRenderer, type CommandTable } from './admissible.js';
 import { isGoalReached } from './goal-check.js';
+import { createGroundingCache } from './grounding-cache.js';
 import type { AlfworldGameRecord } from './load-games.js';
 import type { AlfworldLogic, AlfworldLogicSet, AlfworldWording } from './load-logic.js';
 import { parseProblem, type PddlProblem } from './pddl/parse-problem.js';
@@ -72,12 +73,14 @@ export function createAlfworldGame(game: AlfworldGameRecord, options: AlfworldGa
   // One derivation context for the game's life; reset swaps in a fresh world.
   const ctx: DeriveContext = { grammar, world: setup.start(), nameOf: (id) => setup.names.get(id) ?? id };
   const renderer: CommandRenderer = createCommandRenderer(logic.domain, ctx);
-  let table: CommandTable = buildCommandTable(logic.domain, ctx, renderer);
+  const groundings = createGroundingCache(logic.domain);
+  const commandTable = (): CommandTable => buildCommandTable(logic.domain, ctx, renderer, groundings.applicable(ctx.world));
+  let table: CommandTable = commandTable();
   let won = isGoalReached(problem.goal, ctx.world);
 
   const start = (): void => {
     ctx.world = setup.start();
-    table = buildCommandTable(logic.domain, ctx, renderer);
+    table = commandTable();
     won = isGoalReached(problem.goal, ctx.world);
   };
 
@@ -99,7 +102,7 @@ export function createAlfworldGame(game: AlfworldGameRecord, options: AlfworldGa
       // The commands and the goal depend on the facts alone: an action that changed none (look, examine,
       // inventory, …) leaves both as they were.
       if (changed) {
-        table = buildCommandTable(logic.domain, ctx, renderer);
+        table = commandTable();
         won = isGoalReached(problem.goal, ctx.world);
       }
       return { observation, admissible: [...table.admissible], won, done: won, executed: true };

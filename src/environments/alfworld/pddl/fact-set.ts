@@ -11,6 +11,8 @@ export interface FactSet {
   tuples(predicate: string): readonly (readonly string[])[];
   /** The tuples of a predicate whose argument at `position` is `value` (do not mutate). */
   tuplesWith(predicate: string, position: number, value: string): readonly (readonly string[])[];
+  /** How many times a predicate's facts have changed (an add or delete that took effect); 0 if never. */
+  revision(predicate: string): number;
   all(): Fact[];
   clone(): FactSet;
 }
@@ -19,7 +21,7 @@ const SEP = '\u0001';
 const NONE: readonly (readonly string[])[] = [];
 
 export function createFactSet(facts: Iterable<Fact> = []): FactSet {
-  const set = new IndexedFactSet(new Map(), new Map(), new Set());
+  const set = new IndexedFactSet(new Map(), new Map(), new Set(), new Map());
   for (const f of facts) set.add(f.predicate, f.args);
   return set;
 }
@@ -32,6 +34,7 @@ class IndexedFactSet implements FactSet {
     /** Predicate, then argument position, then value: the tuples with that argument there. */
     private readonly byArgument: Map<string, Map<string, Tuples>[]>,
     private readonly keys: Set<string>,
+    private readonly revisions: Map<string, number>,
   ) {}
 
   has(predicate: string, args: readonly string[]): boolean {
@@ -42,6 +45,7 @@ class IndexedFactSet implements FactSet {
     const k = factKey(predicate, args);
     if (this.keys.has(k)) return false;
     this.keys.add(k);
+    this.bump(predicate);
     const tuple = Object.freeze([...args]);
     push(this.byPredicate, predicate, tuple);
     let positions = this.byArgument.get(predicate);
@@ -52,6 +56,7 @@ class IndexedFactSet implements FactSet {
 
   delete(predicate: string, args: readonly string[]): boolean {
     if (!this.keys.delete(factKey(predicate, args))) return false;
+    this.bump(predicate);
     remove(this.byPredicate, predicate, args);
     const positions = this.byArgument.get(predicate)!;
     args.forEach((value, i) => remove(positions[i]!, value, args));
@@ -66,6 +71,14 @@ class IndexedFactSet implements FactSet {
     return this.byArgument.get(predicate)?.[position]?.get(value) ?? NONE;
   }
 
+  revision(predicate: string): number {
+    return this.revisions.get(predicate) ?? 0;
+  }
+
+  private bump(predicate: string): void {
+    this.revisions.set(predicate, (this.revisions.get(predicate) ?? 0) + 1);
+  }
+
   all(): Fact[] {
     return [...this.byPredicate].flatMap(([predicate, list]) => list.map((args) => ({ predicate, args })));
   }
@@ -73,7 +86,7 @@ class IndexedFactSet implements FactSet {
   clone(): FactSet {
     const byArgument = new Map<string, Map<string, Tuples>[]>();
     for (const [p, positions] of this.byArgument) byArgument.set(p, positions.map(copyLists));
-    return new IndexedFactSet(copyLists(this.byPredicate), byArgument, new Set(this.keys));
+    return new IndexedFactSet(copyLists(this.byPredicate), byArgument, new Set(this.keys), new Map(this.revisions));
   }
 }
 
