@@ -4,6 +4,7 @@ import type { DbTable } from './dbbench-task.js';
 import { formatSqlOutcome } from './format-result.js';
 import { createSqliteBackend, type SqliteBackendOptions } from './sqlite-backend.js';
 import { BoundedFirstSession } from './sqlite-bounded-session.js';
+import { BOUNDED_MAX_CELL_BYTES, BOUNDED_MAX_ROWS } from './sqlite-engine.js';
 
 // The default isolation tries bounded statements in this thread first and moves an episode database to a
 // database process at its first statement that is not bounded or outruns the budget. Every answer must be
@@ -77,14 +78,44 @@ describe('the default isolation: bounded statements in this thread first', () =>
     expect(moved.outputs[4]).toBe("[('kept', '7')]");
   });
 
-  it('moves at the first write: INSERT, UPDATE and DELETE never run here', async () => {
-    for (const write of ["INSERT INTO `Medals` VALUES ('Peru', '2')", "UPDATE `Medals` SET `Gold` = '0'", "DELETE FROM `Medals` WHERE `Gold` = '0'"]) {
-      const statements = ['SELECT COUNT(*) FROM `Medals`', write, 'SELECT ROW_COUNT()', 'SELECT COUNT(*) FROM `Medals`'];
-      const moved = await play(MEDALS, statements, ROOMY);
-      const isolated = await play(MEDALS, statements, { inlineBudgetMs: 0 });
-      expect(moved.where).toBe('process');
-      expect({ outputs: moved.outputs, hash: moved.hash }).toEqual({ outputs: isolated.outputs, hash: isolated.hash });
-    }
+  it('answers writes here too while the table stays within bounds, exactly as a database process does', async () => {
+    const statements = [
+      "INSERT INTO `Medals` VALUES ('Peru', '2')",
+      'SELECT ROW_COUNT(), LAST_INSERT_ID()',
+      "UPDATE `Medals` SET `Gold` = `Gold` + 1 WHERE `Nation` <> 'Chile'",
+      'SELECT ROW_COUNT()',
+      "DELETE FROM `Medals` WHERE `Gold` = '0'",
+      'SELECT * FROM `Medals` ORDER BY `Nation`',
+    ];
+    const here = await play(MEDALS, statements, ROOMY);
+    const isolated = await play(MEDALS, statements, { inlineBudgetMs: 0 });
+    expect([here.where, here.started]).toEqual(['here', 0]);
+    expect({ outputs: here.outputs, hash: here.hash }).toEqual({ outputs: isolated.outputs, hash: isolated.hash });
+    expect(here.outputs[3]).toBe('[(3,)]');
+  });
+
+  it(`moves once a write leaves a cell of more than ${BOUNDED_MAX_CELL_BYTES} bytes or more than ${BOUNDED_MAX_ROWS} rows`, async () => {
+    // Each doubling is bounded; repeated, it would grow a value until one call on it outlasts any budget.
+    const doubling = Array.from({ length: 12 }, () => 'UPDATE `Medals` SET `Nation` = CONCAT(`Nation`, `Nation`)');
+    const cells = [...doubling, 'SELECT LENGTH(`Nation`) FROM `Medals` ORDER BY 1'];
+    const grownCell = await play(MEDALS, cells, ROOMY);
+    expect(grownCell.where).toBe('process');
+    expect(grownCell.outputs).toEqual((await play(MEDALS, cells, { inlineBudgetMs: 0 })).outputs);
+    // 3 rows doubled 12 times: 12,288 rows.
+    const rows = [...Array.from({ length: 12 }, () => 'INSERT INTO `Medals` SELECT * FROM `Medals`'), 'SELECT COUNT(*) FROM `Medals`'];
+    const grownRows = await play(MEDALS, rows, ROOMY);
+    expect(grownRows.where).toBe('process');
+    expect(grownRows.outputs.at(-1)).toBe('[(12288,)]');
+    expect(grownRows.outputs).toEqual((await play(MEDALS, rows, { inlineBudgetMs: 0 })).outputs);
+    // Six doublings stay within both bounds.
+    expect((await play(MEDALS, doubling.slice(0, 6), ROOMY)).where).toBe('here');
+  });
+
+  it('sends every statement of a task table larger than the bounds to a process', async () => {
+    const wide: DbTable = { name: 'Wide', columns: ['a'], rows: [['x'.repeat(BOUNDED_MAX_CELL_BYTES + 1)]] };
+    const played = await play(wide, ['SELECT LENGTH(`a`) FROM `Wide`'], ROOMY);
+    expect(played.where).toBe('process');
+    expect(played.outputs).toEqual([`[(${BOUNDED_MAX_CELL_BYTES + 1},)]`]);
   });
 
   it('stops a bounded statement at the budget and runs it again in a process with the same answer', async () => {

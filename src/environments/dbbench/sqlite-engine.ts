@@ -7,7 +7,7 @@ import { mapSqliteError, MysqlError, mysqlErrors, syntaxError } from './mysql-co
 import { registerGroupConcat, registerMysqlFunctions } from './mysql-compat/functions.js';
 import { answerIntrospection } from './mysql-compat/introspection.js';
 import { mysqlNumberText } from './mysql-compat/mysql-values.js';
-import { isBoundedStatement } from './mysql-compat/bounded-statement.js';
+import { isBoundedStatement, isWrite } from './mysql-compat/bounded-statement.js';
 import { parseMysqlStatement, type ParseResult } from './mysql-compat/parse-statement.js';
 import { rewriteStatement, rewriteValueQuery, type RewriteContext } from './mysql-compat/rewrite-sql.js';
 import { quoteIdent } from './mysql-compat/sql-quote.js';
@@ -60,6 +60,10 @@ class NotBounded extends Error {
   }
 }
 
+/** How large the task table may grow through bounded writes before `executeBounded` admits nothing more (the shipped tables: 105 rows, cells of 412 characters at most). */
+export const BOUNDED_MAX_ROWS = 10_000;
+export const BOUNDED_MAX_CELL_BYTES = 4_096;
+
 /** How often the tick reads the clock: every 256 rows normally, every 16 under `executeBounded`'s short budget. */
 const TICK_MASK = 255;
 const BOUNDED_TICK_MASK = 15;
@@ -103,6 +107,8 @@ export class SqliteEngine {
   private deadline = Number.POSITIVE_INFINITY;
   private ticks = 0;
   private tickMask = TICK_MASK;
+  /** Whether the table is larger than bounded statements may read: checked at the first bounded call, then after each bounded write. */
+  private outgrown: boolean | undefined;
 
   constructor(table: DbTable, options: SqliteEngineOptions = {}) {
     this.table = table;
@@ -195,13 +201,26 @@ export class SqliteEngine {
    * Runs a statement only if it is bounded (`mysql-compat/bounded-statement.ts`) and finishes within
    * `budgetMs`; otherwise returns `'not-bounded'` having changed nothing (a statement stopped at the budget
    * is undone by SQLite, and a bounded statement sets no variable). Whatever it returns otherwise is what
-   * `execute` would have returned for the statement.
+   * `execute` would have returned for the statement. While the task table (as loaded, or once a write has
+   * left it so) has more than
+   * {@link BOUNDED_MAX_ROWS} rows or a cell of more than {@link BOUNDED_MAX_CELL_BYTES} bytes, every
+   * statement is `'not-bounded'`: the values a bounded statement computes grow with the cells it reads.
    */
   executeBounded(sql: string, budgetMs: number): SqlOutcome | 'not-bounded' {
+    this.outgrown ??= !this.tableWithinBounds();
+    if (this.outgrown) return 'not-bounded';
     this.tickMask = BOUNDED_TICK_MASK;
+    let wrote = false;
+    const admit = (parsed: ParseResult): boolean => {
+      wrote = isWrite(parsed);
+      return isBoundedStatement(parsed);
+    };
     try {
-      const outcome = this.attempt(sql, budgetMs, isBoundedStatement);
-      return outcome.kind === 'timeout' ? 'not-bounded' : outcome;
+      const outcome = this.attempt(sql, budgetMs, admit);
+      if (outcome.kind === 'timeout') return 'not-bounded';
+      // A write may have grown the table past what bounded statements may read here: later ones go elsewhere.
+      if (wrote && !this.tableWithinBounds()) this.outgrown = true;
+      return outcome;
     } catch (error) {
       if (error instanceof NotBounded) return 'not-bounded';
       throw error;
@@ -316,6 +335,20 @@ export class SqliteEngine {
     } catch (error) {
       if (error instanceof StatementTimeout || !(error instanceof Error)) throw error;
       throw mapSqliteError(error.message, original, this.database);
+    }
+  }
+
+  /** Whether the task table has at most BOUNDED_MAX_ROWS rows and no cell longer than BOUNDED_MAX_CELL_BYTES. */
+  private tableWithinBounds(): boolean {
+    const { name, columns } = this.table;
+    if (columns.length === 0) return true;
+    const lengths = columns.map((c) => `coalesce(length(CAST(${quoteIdent(c)} AS BLOB)), 0)`);
+    const widest = lengths.length === 1 ? lengths[0]! : `max(${lengths.join(', ')})`;
+    try {
+      const [rows, cell] = this.db.prepare(`SELECT count(*), coalesce(max(${widest}), 0) FROM ${quoteIdent(name)}`).raw(true).get() as [number, number];
+      return rows <= BOUNDED_MAX_ROWS && cell <= BOUNDED_MAX_CELL_BYTES;
+    } catch {
+      return false;
     }
   }
 

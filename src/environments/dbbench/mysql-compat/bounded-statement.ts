@@ -6,17 +6,18 @@ import type { ParseResult } from './parse-statement.js';
  * rewritten SQL (see `rewrite-query.ts`) can stop it within a few milliseconds wherever it runs. Such a
  * statement may be tried in the calling thread under a short budget before it goes to a database
  * process (`sqlite-backend.ts`). The rule is a whitelist, decided on the parsed form before anything runs:
- * - statements that only read: queries, the SHOW forms answered from the catalog, USE, and statements
- *   that do not parse (their error costs nothing). Not INSERT / UPDATE / DELETE (repeated, they could grow
- *   a value until one function call on it outlasts any budget), DDL, statements passed through unparsed,
- *   SET, transactions, EXPLAIN, SHOW TABLE STATUS, nor anything with a WITH clause;
+ * - statements: queries, INSERT / UPDATE / DELETE, the SHOW forms answered from the catalog, USE, and
+ *   statements that do not parse (their error costs nothing). Not DDL, statements passed through
+ *   unparsed, SET, transactions, EXPLAIN, SHOW TABLE STATUS, nor anything with a WITH clause. (Repeated
+ *   writes could grow a value until one call on it outlasts any budget: the caller checks the table's
+ *   size after each write, see `SqliteEngine.executeBounded`.)
  * - functions: those whose work and result grow at most linearly with their arguments (no REPEAT, LPAD,
  *   REPLACE, HEX, …: nested, they grow without bound in one call), nothing windowed (OVER), no REGEXP;
  * - LIKE only with a literal pattern whose regular expression matches in linear time: at most one `%`,
  *   or two with the second at the end (`%a%`, `a%b%`; not `%a%b`, which backtracks quadratically);
  * - no assignment to a variable inside an expression (`:=`).
- * With writes excluded, every value a bounded statement sees is a cell of the task table or one computed
- * from them by the statement, whose size the statement's length and the rows it visits bound.
+ * Every value a bounded statement sees is then a cell of the table (whose size the caller bounds) or one
+ * computed from cells by the statement, whose size the statement's length and the rows it visits bound.
  * Anything else is not bounded: it runs in a database process, as every statement did before.
  */
 export function isBoundedStatement(parsed: ParseResult): boolean {
@@ -56,6 +57,14 @@ function boundedStatement(s: Statement): boolean {
   switch (s.kind) {
     case 'query':
       return boundedQuery(s.query);
+    case 'insert':
+      if (s.source.kind === 'values') return s.source.rows.every((row) => row.every(boundedExpr));
+      if (s.source.kind === 'set') return s.source.assignments.every((a) => boundedExpr(a.value));
+      return boundedQuery(s.source.query);
+    case 'update':
+      return boundedTable(s.table) && s.assignments.every((a) => boundedExpr(a.value)) && optional(s.where) && boundedOrder(s.orderBy) && optional(s.limit);
+    case 'delete':
+      return optional(s.where) && boundedOrder(s.orderBy) && optional(s.limit);
     case 'show-tables':
       return optional(s.where);
     case 'show-columns':
@@ -64,9 +73,6 @@ function boundedStatement(s: Statement): boolean {
     case 'show-index':
     case 'use':
       return true;
-    case 'insert':
-    case 'update':
-    case 'delete':
     case 'show-table-status':
     case 'show-other':
     case 'set-variables':
@@ -173,4 +179,9 @@ function boundedExpr(e: Expr): boolean {
     case 'row':
       return e.items.every(boundedExpr);
   }
+}
+
+/** Whether a bounded statement writes (the caller then checks how large the table has grown). */
+export function isWrite(parsed: ParseResult): boolean {
+  return parsed.kind === 'statement' && (parsed.statement.kind === 'insert' || parsed.statement.kind === 'update' || parsed.statement.kind === 'delete');
 }
