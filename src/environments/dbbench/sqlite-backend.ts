@@ -8,6 +8,7 @@ import { runOnFreshTable } from './sqlite-fresh-statement.js';
 import { SqliteWorkerPool, type SqliteWorkerPoolInfo } from './sqlite-worker-pool.js';
 import { BoundedFirstSession } from './sqlite-bounded-session.js';
 import { SqliteWorkerSession } from './sqlite-worker-session.js';
+import { warmUpSqliteEngine } from './sqlite-warm-up.js';
 import { resolveSqliteLimits, type SqliteLimits } from './sqlite-limits.js';
 import type { SqliteSession } from './sqlite-session.js';
 
@@ -78,6 +79,9 @@ export interface SqliteBackendOptions extends Partial<SqliteLimits> {
    */
   maxWorkers?: number;
 }
+
+/** Whether this thread has run the engine's warm-up (once for all backends). */
+let warmedHere = false;
 
 /** Database processes per backend by default: one per CPU, at least 2 (see `maxWorkers`). */
 export function defaultMaxWorkers(): number {
@@ -151,6 +155,11 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
     throw new ConfigError({ message: `inlineBudgetMs must be a non-negative number, got ${inlineBudgetMs}.`, field: 'inlineBudgetMs' });
   }
   const pool = new SqliteWorkerPool({ maxIdle: poolSize, limits, maxProcesses: maxWorkers });
+  // Bounded statements run in this thread: compile the engine's code here once, before the first episode.
+  if (isolation === 'process' && inlineBudgetMs > 0 && !warmedHere) {
+    warmedHere = true;
+    warmUpSqliteEngine(limits.databaseLimitMb * 1024 * 1024, true);
+  }
   const warm = options.warmWorkers ?? 0;
   if (!Number.isInteger(warm) || warm < 0) throw new ConfigError({ message: `warmWorkers must be a non-negative integer, got ${warm}.`, field: 'warmWorkers' });
   if (isolation === 'process' && warm > 0) pool.warm(warm);

@@ -2,6 +2,7 @@ import type { SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
 import { SqliteEngine, type SqliteSessionState } from './sqlite-engine.js';
 import { startWatchdog } from './sqlite-process-watchdog.js';
+import { warmUpSqliteEngine } from './sqlite-warm-up.js';
 
 /**
  * Child-process host for {@link SqliteEngine}s (see `sqlite-limits.ts` for why a process). The process is
@@ -149,37 +150,9 @@ function handle(request: SqliteWorkerRequest): void {
   }
 }
 
-/** One of each kind of statement an agent sends most: a filtered SELECT, an aggregate, changes, an error. */
-const WARM_UP_STATEMENTS = [
-  "SELECT `name`, `n` FROM `warm_up` WHERE `n` > '0' AND `name` LIKE 'a%' ORDER BY `n` DESC LIMIT 1",
-  'SELECT COUNT(*), MAX(`n`), GROUP_CONCAT(`name`) FROM `warm_up` GROUP BY `name`',
-  "UPDATE `warm_up` SET `n` = '3' WHERE `name` = 'a'",
-  "INSERT INTO `warm_up` (`name`, `n`) VALUES ('c', '4')",
-  "DELETE FROM `warm_up` WHERE `name` = 'b'",
-  'SELECT `missing` FROM `warm_up`',
-];
-
-/**
- * Runs those statements once on a throwaway database before the process reports ready, so that the
- * first episode's statements do not pay for compiling the code they run (tens of milliseconds in a new
- * process, while the episode holds its turn). Nothing of it is kept: the engine is closed and the table
- * cache is not touched.
- */
-function warmUp(): void {
-  const engine = new SqliteEngine({ name: 'warm_up', columns: ['name', 'n'], rows: [['a', '1'], ['b', 2]] }, { databaseName: 'warm_up', maxDatabaseBytes: args.databaseLimitBytes });
-  try {
-    for (const sql of WARM_UP_STATEMENTS) engine.execute(sql, 1_000);
-    engine.changeMark();
-    engine.sessionState();
-    engine.tableHash();
-    engine.serialize();
-  } finally {
-    engine.close();
-  }
-}
-
 const busy = await startWatchdog(args.memoryLimitBytes);
-warmUp();
+// Before it reports ready, so the first episode's statements do not pay for compiling the engine.
+warmUpSqliteEngine(args.databaseLimitBytes);
 
 process.on('message', (request: SqliteWorkerRequest) => {
   // The watchdog samples memory only while this flag is set.
