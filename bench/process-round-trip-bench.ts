@@ -1,12 +1,13 @@
 /**
- * The floor under DBBench's per-step overhead in the default isolation: every agent statement is one
- * request to a database process and its reply. This bench times that exchange on this machine, each
- * figure back to back and after an idle gap (default 200 ms, the model turn of `concurrency-bench.ts`,
- * during which both processes sleep):
+ * The floor under DBBench's per-step overhead for a statement that goes to a database process (every
+ * statement that is not bounded, and every one with `inlineBudgetMs: 0`): one request to the process and
+ * its reply. This bench times that exchange on this machine, each figure back to back and after an idle
+ * gap (default 200 ms, the model turn of `concurrency-bench.ts`, during which both processes sleep):
  * - a bare Node child process that echoes each message (the same IPC channel and serialization as the
  *   database processes, no work): the cost of the exchange itself, which no change to the database side
  *   can remove;
- * - a point SELECT on a real DBBench dev table in the default isolation (`session.execute`);
+ * - a point SELECT on a real DBBench dev table in a database process (`inlineBudgetMs: 0`), and in the
+ *   default isolation, where a bounded statement like it runs in this thread;
  * - the same SELECT with the database in this thread (`isolation: 'inline'`), the engine's own cost.
  * The exchange after an idle gap is what each DBBench step pays in a real batch.
  *
@@ -70,9 +71,9 @@ async function echoProcess(samples: number, gapMs: number): Promise<{ hotMs: num
   }
 }
 
-async function selectStatement(isolation: 'inline' | undefined, samples: number, gapMs: number): Promise<{ hotMs: number; idleMs: number }> {
+async function selectStatement(where: 'process' | 'default' | 'inline', samples: number, gapMs: number): Promise<{ hotMs: number; idleMs: number }> {
   const task = loadDbBenchSplit(resolveDataDir(), 'dev').find((t) => t.table.rows.length > 0 && t.table.columns[0] !== '')!;
-  const backend = createSqliteBackend(isolation ? { isolation } : {});
+  const backend = createSqliteBackend(where === 'inline' ? { isolation: 'inline' } : where === 'process' ? { inlineBudgetMs: 0 } : {});
   try {
     const session = await backend.openEpisode(task.table);
     const sql = `SELECT * FROM ${quoteIdent(task.table.name).replaceAll('"', '`')} LIMIT 1`;
@@ -90,15 +91,17 @@ async function selectStatement(isolation: 'inline' | undefined, samples: number,
 const samples = Number(arg('--samples', '40'));
 const gapMs = Number(arg('--gap-ms', '200'));
 const echo = await echoProcess(samples, gapMs);
-const isolated = await selectStatement(undefined, samples, gapMs);
+const isolated = await selectStatement('process', samples, gapMs);
+const bounded = await selectStatement('default', samples, gapMs);
 const inline = await selectStatement('inline', samples, gapMs);
-const rows = { echo, isolated, inline, gapMs, samples, load1: loadavg()[0]! };
+const rows = { echo, isolated, bounded, inline, gapMs, samples, load1: loadavg()[0]! };
 if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
 else {
   console.log(`Process round trip (medians; ${samples} samples after a ${gapMs} ms idle gap, ${samples * 5} back to back; load ${rows.load1.toFixed(1)})`);
   const line = (label: string, f: { hotMs: number; idleMs: number }) => console.log(`${label.padEnd(40)} back to back ${f.hotMs.toFixed(3)} ms   after idle ${f.idleMs.toFixed(3)} ms`);
   line('echo child process (the exchange alone)', echo);
-  line('point SELECT, default isolation', isolated);
+  line('point SELECT, in a database process', isolated);
+  line('point SELECT, default (bounded: here)', bounded);
   line('point SELECT, inline (engine only)', inline);
-  console.log(`floor of a DBBench step in the default isolation: ${echo.idleMs.toFixed(3)} ms (the exchange after idle) + ${inline.idleMs.toFixed(3)} ms (the engine)`);
+  console.log(`floor of a DBBench step whose statements go to a database process: ${echo.idleMs.toFixed(3)} ms (the exchange after idle) + ${inline.idleMs.toFixed(3)} ms (the engine)`);
 }
