@@ -119,7 +119,7 @@ describe('the default isolation: bounded statements in this thread first', () =>
   });
 
   it('stops a bounded statement at the budget and runs it again in a process with the same answer', async () => {
-    // With a budget of 0.01 ms the tick stops any statement visiting more than 16 rows here.
+    // With a budget of 0.01 ms the tick stops any statement here within its first rows.
     const statements = [
       'SELECT COUNT(*), SUM(a.`n` * b.`n`) FROM `Numbers` a, `Numbers` b',
       'SELECT FOUND_ROWS(), ROW_COUNT()',
