@@ -46,6 +46,11 @@ const NOT_BOUNDED = [
   ['a LIKE with three %', "SELECT * FROM `Medals` WHERE `Nation` LIKE '%a%b%c'"],
   ['a LIKE with two % and text after the second (quadratic backtracking)', "SELECT * FROM `Medals` WHERE `Nation` LIKE '%a%b'"],
   ['a LIKE whose pattern is a column', 'SELECT * FROM `Medals` WHERE `Nation` LIKE `Gold`'],
+  ['a LIKE on a computed value', "SELECT * FROM `Medals` WHERE CONCAT(`Nation`, `Nation`) LIKE '%a%'"],
+  ['a LIKE pattern over 256 characters', `SELECT * FROM \`Medals\` WHERE \`Nation\` LIKE '%${'x'.repeat(256)}%'`],
+  ['LOCATE (a search: the product of the lengths in one call)', "SELECT LOCATE('a', `Nation`) FROM `Medals`"],
+  ['INSTR', "SELECT INSTR(`Nation`, 'a') FROM `Medals`"],
+  ['SUBSTRING_INDEX', "SELECT SUBSTRING_INDEX(`Nation`, 'a', 2) FROM `Medals`"],
   ['a window', 'SELECT ROW_NUMBER() OVER (ORDER BY `Gold`) FROM `Medals`'],
   ['a windowed aggregate', 'SELECT SUM(`Gold`) OVER () FROM `Medals`'],
   ['a named window', 'SELECT RANK() OVER w FROM `Medals` WINDOW w AS (ORDER BY `Gold`)'],
@@ -82,5 +87,7 @@ describe('isBoundedStatement', () => {
     expect(['Norway', 'N_rw_y', 'No%', '%way', 'N%y', '%or%', '%_o_%', 'N%r%', '%%']).toEqual(['Norway', 'N_rw_y', 'No%', '%way', 'N%y', '%or%', '%_o_%', 'N%r%', '%%'].filter(like));
     expect(['%o%y', 'N%r%y', '%%%', '%a%b%', 'a%%b']).toEqual(['%o%y', 'N%r%y', '%%%', '%a%b%', 'a%%b'].filter((p) => !like(p)));
     expect(bounded("SELECT 1 FROM `Medals` WHERE `Nation` NOT LIKE 'N%' ESCAPE '!'")).toBe(true);
+    expect(bounded(`SELECT 1 FROM \`Medals\` WHERE \`Nation\` LIKE '%${'x'.repeat(254)}%'`)).toBe(true);
+    expect(bounded("SELECT 1 FROM `Medals` WHERE 'Norway' LIKE 'N%'")).toBe(true);
   });
 });

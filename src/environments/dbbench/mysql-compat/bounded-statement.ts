@@ -13,8 +13,10 @@ import type { ParseResult } from './parse-statement.js';
  *   size after each write, see `SqliteEngine.executeBounded`.)
  * - functions: those whose work and result grow at most linearly with their arguments (no REPEAT, LPAD,
  *   REPLACE, HEX, …: nested, they grow without bound in one call), nothing windowed (OVER), no REGEXP;
- * - LIKE only with a literal pattern whose regular expression matches in linear time: at most one `%`,
- *   or two with the second at the end (`%a%`, `a%b%`; not `%a%b`, which backtracks quadratically);
+ * - LIKE only on a column or a literal, with a literal pattern of at most 256 characters whose regular
+ *   expression matches in linear time: at most one `%`, or two with the second at the end (`%a%`, `a%b%`;
+ *   not `%a%b`, which backtracks quadratically). On a computed value of megabytes even a linear match
+ *   against a long pattern is one call no tick can stop;
  * - no assignment to a variable inside an expression (`:=`).
  * Every value a bounded statement sees is then a cell of the table (whose size the caller bounds) or one
  * computed from cells by the statement, whose size the statement's length and the rows it visits bound.
@@ -32,13 +34,17 @@ export function isBoundedStatement(parsed: ParseResult): boolean {
   }
 }
 
-/** Functions whose cost and result are at most linear in their arguments (aggregates: in the rows). */
+/**
+ * Functions whose cost and result are at most linear in their arguments (aggregates: in the rows). Not the
+ * searches for one argument inside another (LOCATE, INSTR, SUBSTRING_INDEX), which can cost the product of
+ * their lengths in one call.
+ */
 export const BOUNDED_FUNCTIONS: ReadonlySet<string> = new Set([
   // aggregates
   'COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'GROUP_CONCAT', 'ANY_VALUE', 'STD', 'STDDEV', 'STDDEV_POP', 'STDDEV_SAMP', 'VARIANCE', 'VAR_POP', 'VAR_SAMP',
   // strings
   'CONCAT', 'CONCAT_WS', 'LENGTH', 'OCTET_LENGTH', 'CHAR_LENGTH', 'CHARACTER_LENGTH', 'BIT_LENGTH', 'LOWER', 'LCASE', 'UPPER', 'UCASE',
-  'SUBSTRING', 'SUBSTR', 'MID', 'LEFT', 'RIGHT', 'TRIM', 'LTRIM', 'RTRIM', 'REVERSE', 'SUBSTRING_INDEX', 'LOCATE', 'INSTR', 'FIELD',
+  'SUBSTRING', 'SUBSTR', 'MID', 'LEFT', 'RIGHT', 'TRIM', 'LTRIM', 'RTRIM', 'REVERSE', 'FIELD',
   'FIND_IN_SET', 'STRCMP', 'ASCII', 'ORD', 'MD5', 'SHA1', 'SHA', 'SHA2',
   // numbers
   'ABS', 'SIGN', 'CEIL', 'CEILING', 'FLOOR', 'ROUND', 'TRUNCATE', 'MOD', 'SQRT', 'POW', 'POWER', 'EXP', 'LN', 'LOG', 'LOG2', 'LOG10', 'PI',
@@ -129,8 +135,12 @@ function optional(e: Expr | undefined): boolean {
   return e === undefined || boundedExpr(e);
 }
 
-function boundedLike(pattern: Expr, escape: Expr | undefined): boolean {
-  if (pattern.kind !== 'literal' || pattern.type !== 'string') return false;
+/** The longest LIKE pattern admitted: its match against a cell of at most 4 KiB stays far below the budget. */
+export const MAX_LIKE_PATTERN = 256;
+
+function boundedLike(subject: Expr, pattern: Expr, escape: Expr | undefined): boolean {
+  if (subject.kind !== 'column' && subject.kind !== 'literal') return false;
+  if (pattern.kind !== 'literal' || pattern.type !== 'string' || pattern.value.length > MAX_LIKE_PATTERN) return false;
   if (escape !== undefined && escape.kind !== 'literal') return false;
   const wildcards = pattern.value.split('%').length - 1;
   return wildcards <= 1 || (wildcards === 2 && pattern.value.endsWith('%'));
@@ -163,7 +173,7 @@ function boundedExpr(e: Expr): boolean {
     case 'subquery':
       return boundedQuery(e.query);
     case 'like':
-      return boundedLike(e.pattern, e.escape) && boundedExpr(e.expr);
+      return boundedLike(e.expr, e.pattern, e.escape);
     case 'regexp':
       return false;
     case 'call':
