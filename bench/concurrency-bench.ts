@@ -24,9 +24,9 @@
  * separate-process figure leaves only the runtime's own work (and the machine's second core runs the
  * simulation). Rows say which one they measured.
  *
- * `--sqlite-inline` (DBBench only, for comparison) runs the SQLite databases in this thread instead of in
- * database processes: what a step would cost without the process isolation, which stays the default for
- * agent SQL (see `sqlite-backend.ts`).
+ * `--sqlite-inline` (DBBench only, for comparison) runs every statement in this thread (`isolation:
+ * 'inline'`), where the default isolation runs only bounded ones and sends the rest to database processes
+ * (see `sqlite-backend.ts`).
  *
  * `--sqlite-workers` caps DBBench's database processes (default: the CPU count, at least 2; episodes
  * past it share processes). The machine's load average is printed with every row: the figures are only
@@ -92,8 +92,8 @@ export interface ConcurrencyFigures {
   peakTreeRssMb: number;
   /** Where the simulated target ran: this process's event loop, or a process of its own. */
   sim: 'in-process' | 'own process';
-  /** Where DBBench's SQLite ran: its database processes (the default isolation), or this thread (`--sqlite-inline`). */
-  sqlite?: 'process' | 'inline';
+  /** Where DBBench's SQLite ran: the default isolation (bounded statements here, the rest in processes), or all here (`--sqlite-inline`). */
+  sqlite?: 'default' | 'inline';
   /** The 1-minute load average when the run ended. */
   load1: number;
 }
@@ -116,7 +116,7 @@ export async function measureConcurrency(
   });
   let { environment } = opened;
   if (options.sqliteInline) {
-    // For comparison only: DBBench with the database in this thread, which agent SQL never gets outside benches and tests.
+    // For comparison only: every DBBench statement in this thread, which agent SQL never gets outside benches and tests.
     if (bench !== 'dbbench') throw new Error('--sqlite-inline applies to dbbench only.');
     await environment.close();
     environment = dbBenchEnvironment({ dataDir, split, backend: createSqliteBackend({ isolation: 'inline' }) });
@@ -155,7 +155,7 @@ export async function measureConcurrency(
     bench, split, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
     efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99),
     peakTreeRssMb: peakTree / 2 ** 20, sim: options.simProcess ? 'own process' : 'in-process',
-    ...(bench === 'dbbench' ? { sqlite: options.sqliteInline ? 'inline' : 'process' } : {}), load1: loadavg()[0]!,
+    ...(bench === 'dbbench' ? { sqlite: options.sqliteInline ? 'inline' : 'default' } : {}), load1: loadavg()[0]!,
   };
 }
 

@@ -48,7 +48,7 @@ export const dbbench = defineBenchmark<z.infer<typeof options>>({
       { key: 'dsn', flag: '--dsn <url>', description: 'dbbench: MariaDB/MySQL server for --backend mariadb, mysql://user:pass@host:port' },
       { key: 'grading', flag: '--grading <rule>', description: 'dbbench query grading: fc (tolerant, default) or v0.2 (exact)' },
       { key: 'sqliteWorkers', flag: '--sqlite-workers <n>', description: 'dbbench sqlite: database processes at most, shared by the episodes past that (default: CPU count, at least 2)', type: 'integer', min: 1 },
-      { key: 'sqliteInlineMs', flag: '--sqlite-inline-ms <ms>', description: 'dbbench sqlite: how long a bounded read may run in the runtime\'s thread before the episode database moves to a database process (default 5; 0: every statement in a process)', type: 'number', min: 0 },
+      { key: 'sqliteInlineMs', flag: '--sqlite-inline-ms <ms>', description: 'dbbench sqlite: how long a bounded statement may run in the runtime\'s thread before the episode database moves to a database process (default 5; 0: every statement in a process)', type: 'number', min: 0 },
       { key: 'data', flag: '--data <file>', description: 'dbbench: a task file (the shipped .jsonl format) to play instead of a split; webshop: a goals file (items_human_ins.json format)' },
     ],
   },

@@ -8,8 +8,8 @@ export const BACKENDS = ['sqlite', 'mariadb'] as const;
 /**
  * The DBBench database: embedded SQLite by default, MariaDB/MySQL when a DSN is given. With `concurrency`,
  * SQLite starts that many database processes up front, at most `sqliteWorkers` (`--sqlite-workers`);
- * past that, episodes share them. `sqliteInlineMs` (`--sqlite-inline-ms`) is the budget of a bounded read
- * in the runtime's thread (`sqlite-bounded-session.ts`; 0 sends every statement to a process).
+ * past that, episodes share them. `sqliteInlineMs` (`--sqlite-inline-ms`) is the budget of a bounded
+ * statement in the runtime's thread (`sqlite-bounded-session.ts`; 0 sends every statement to a process).
  */
 export async function resolveDbBackend(
   name: string | undefined,

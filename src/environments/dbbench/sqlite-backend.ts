@@ -176,10 +176,11 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
       const forget = (): void => {
         sessions.delete(session);
       };
+      const databaseName = nameFor(table);
+      const refused = isolation === 'process' ? tableDefinitionError(table) : null;
       if (isolation === 'inline') {
-        session = new InlineSession(table, nameFor(table), timeoutMs, limits.databaseLimitMb * 1024 * 1024, forget);
-      } else if (inlineBudgetMs > 0 && !tableDefinitionError(table)) {
-        const databaseName = nameFor(table);
+        session = new InlineSession(table, databaseName, timeoutMs, limits.databaseLimitMb * 1024 * 1024, forget);
+      } else if (inlineBudgetMs > 0 && !refused) {
         session = new BoundedFirstSession({
           table,
           databaseName,
@@ -193,9 +194,8 @@ export function createSqliteBackend(options: SqliteBackendOptions = {}): SqliteB
           },
         });
       } else {
-        const worker = new SqliteWorkerSession({ pool, table, databaseName: nameFor(table), timeoutMs, onDispose: forget });
+        const worker = new SqliteWorkerSession({ pool, table, databaseName, timeoutMs, onDispose: forget });
         session = worker;
-        const refused = tableDefinitionError(table);
         if (refused) worker.openRefused(refused.message);
         else await worker.open();
         if (closed) {
