@@ -6,7 +6,7 @@
  *   measured wall time. The bound is max(total model time / C, the longest episode's model time): no
  *   schedule can finish sooner, so 1.0 means the runtime adds nothing that delays episodes;
  * - per-step overhead: an episode's wall time minus its model time, over its model turns (p50 and p99
- *   over the episodes), at concurrency 8;
+ *   over the episodes that made at least one model turn), at concurrency 8;
  * - peak RSS: this process, and the largest sum over it and its child processes sampled during the run
  *   (without the simulated target's own process under `--sim-process`).
  *
@@ -87,6 +87,8 @@ export interface ConcurrencyFigures {
   wallMs: number;
   boundMs: number;
   efficiency: number;
+  /** Episodes that ended before their first model turn: in `episodes`, not in the per-step figures. */
+  withoutTurns: number;
   stepOverheadP50Ms: number;
   stepOverheadP99Ms: number;
   peakTreeRssMb: number;
@@ -150,9 +152,12 @@ export async function measureConcurrency(
   rmSync(dir, { recursive: true, force: true });
   const model = timings.map((t) => t.modelMs.reduce((a, b) => a + b, 0));
   const boundMs = Math.max(model.reduce((a, b) => a + b, 0) / options.concurrency, ...model);
-  const perStep = timings.map((t, i) => (t.totalMs - model[i]!) / Math.max(1, t.modelMs.length)).sort((a, b) => a - b);
+  // An episode that ended before its first model turn (dev #5: its task table cannot be built, an env_error) has
+  // no steps, so it has no per-step overhead; counting its whole time as one step made it the dev split's p99.
+  const perStep = timings.flatMap((t, i) => (t.modelMs.length === 0 ? [] : [(t.totalMs - model[i]!) / t.modelMs.length])).sort((a, b) => a - b);
   return {
     bench, split, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
+    withoutTurns: timings.length - perStep.length,
     efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99),
     peakTreeRssMb: peakTree / 2 ** 20, sim: options.simProcess ? 'own process' : 'in-process',
     ...(bench === 'dbbench' ? { sqlite: options.sqliteInline ? 'inline' : 'default' } : {}), load1: loadavg()[0]!,
@@ -202,7 +207,8 @@ if (isMain) {
   else {
     for (const r of rows) {
       console.log(`${r.bench}: ${r.episodes} episodes (${r.split}) at concurrency ${r.concurrency}, ${r.latencyMs} ms/turn: wall ${r.wallMs.toFixed(0)} ms, ` +
-        `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms; ` +
+        `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms` +
+        `${r.withoutTurns > 0 ? ` (over ${r.episodes - r.withoutTurns} episodes; ${r.withoutTurns} ended before a model turn)` : ''}; ` +
         `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; sim ${r.sim}${r.sqlite ? `; sqlite ${r.sqlite}` : ''}; load ${r.load1.toFixed(2)}`);
     }
     console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
