@@ -174,8 +174,8 @@ let failed = false;
   const args = process.argv.slice(2);
   const unknown = args.filter((a, i) => a !== '--quick' && a !== '--only' && args[i - 1] !== '--only');
   const badNames = only?.filter((n) => !names.includes(n)) ?? [];
-  if (unknown.length > 0 || badNames.length > 0 || (process.argv.includes('--only') && only?.every((n) => n === ''))) {
-    console.error(`${unknown.length > 0 ? `unknown argument: ${unknown.join(' ')}` : `--only: no bench named ${badNames.map((n) => `'${n}'`).join(', ') || "''"}`}\n${usage}`);
+  if (unknown.length > 0 || badNames.length > 0) {
+    console.error(`${unknown.length > 0 ? `unknown argument: ${unknown.join(' ')}` : `--only: no bench named ${badNames.map((n) => `'${n}'`).join(', ')}`}\n${usage}`);
     process.exit(2);
   }
 }
