@@ -16,7 +16,7 @@ export interface ChatResponse {
   message: { content: string | null; toolCalls: ToolCall[]; reasoning?: string };
   finishReason: string | null;
   usage: { promptTokens: number; completionTokens: number };
-  /** Wall-clock time of the call, retries included. Never written into deterministic records. */
+  /** Wall-clock time of the call in milliseconds (not rounded: the runtime subtracts it from the episode time), retries included. Never written into deterministic records. */
   latencyMs: number;
   /** The response caps that cut this turn (see `response-limits.ts`); absent when none did. */
   limits?: ResponseLimitHit[];

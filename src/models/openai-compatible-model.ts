@@ -148,7 +148,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         },
         { policy: retryPolicy, signal: request.signal, onRetry: settings.onRetry },
       );
-      const response = parseCompletion(completion, reasoningField, Math.round(performance.now() - started), chatURL);
+      const response = parseCompletion(completion, reasoningField, performance.now() - started, chatURL);
       const { message, hits } = applyResponseLimits(response.message, limits);
       return hits.length === 0 ? response : { ...response, message, limits: hits };
     },

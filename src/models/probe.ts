@@ -415,7 +415,7 @@ export function formatProbeReport(report: ProbeReport): string {
     const head = `  #${attempt.attempt} ${attempt.passed ? 'PASS' : 'FAIL'}`;
     if (attempt.passed && attempt.response) {
       const call = attempt.response.toolCalls[0];
-      return `${head}  ${call?.name ?? ''}(${truncate(call?.arguments ?? '', 80)})  finish_reason=${attempt.response.finishReason ?? 'null'}  ${attempt.response.latencyMs} ms`;
+      return `${head}  ${call?.name ?? ''}(${truncate(call?.arguments ?? '', 80)})  finish_reason=${attempt.response.finishReason ?? 'null'}  ${Math.round(attempt.response.latencyMs)} ms`;
     }
     return `${head}  ${attempt.diagnosis?.title ?? 'failed'}`;
   });

@@ -4,7 +4,8 @@ import type { PyValue, SqlOutcome } from './backend.js';
 import type { DbTable } from './dbbench-task.js';
 import { readCatalog, type Catalog } from './mysql-compat/catalog.js';
 import { mapSqliteError, MysqlError, mysqlErrors, syntaxError } from './mysql-compat/errors.js';
-import { registerGroupConcat, registerMysqlFunctions } from './mysql-compat/functions.js';
+import { registerGroupConcat } from './mysql-compat/functions.js';
+import { LazyMysqlFunctions } from './mysql-compat/lazy-functions.js';
 import { answerIntrospection } from './mysql-compat/introspection.js';
 import { mysqlNumberText } from './mysql-compat/mysql-values.js';
 import { isBoundedStatement, isWrite } from './mysql-compat/bounded-statement.js';
@@ -106,6 +107,10 @@ export class SqliteEngine {
   private readonly variables = new Map<string, SqlValue>();
   private catalogCache: { version: number; catalog: Catalog } | null = null;
   private schemaVersionQuery: Database.Statement | null = null;
+  /** The engine's own bookkeeping queries (bounds, row counts, the table hash), each prepared once; see {@link prepared}. */
+  private readonly ownQueries = new Map<string, Database.Statement>();
+  /** The `mysql_*` functions, defined on this connection as statements first name them. */
+  private readonly functions: LazyMysqlFunctions;
   private lastChanges = 0;
   private lastRows = 0;
   private deadline = Number.POSITIVE_INFINITY;
@@ -124,7 +129,7 @@ export class SqliteEngine {
       this.lastChanges = options.state.lastChanges;
       this.lastRows = options.state.lastRows;
     }
-    registerMysqlFunctions(this.db, {
+    this.functions = new LazyMysqlFunctions(this.db, {
       database: this.database,
       connectionId: 8,
       rowCount: () => this.lastChanges,
@@ -134,6 +139,8 @@ export class SqliteEngine {
         if ((this.ticks & this.tickMask) === 0 && performance.now() > this.deadline) throw new StatementTimeout();
       },
     });
+    // A database rebuilt from an image may hold views, triggers or indices that use functions no statement here names.
+    if (options.image) this.functions.defineAll();
     const problem = tableDefinitionError(table);
     this.setupError = problem ? problem.message : null;
     if (!options.image && !problem) {
@@ -173,6 +180,27 @@ export class SqliteEngine {
   private schemaVersion(): number {
     this.schemaVersionQuery ??= this.db.prepare('PRAGMA schema_version').pluck();
     return this.schemaVersionQuery.get() as number;
+  }
+
+  /**
+   * Runs one of the engine's own queries through a statement prepared once per engine (a prepare costs
+   * more than these reads, and some run after every write). If the cached statement fails (its table was
+   * dropped or altered since), it is dropped and the query runs as a fresh prepare, so a failure surfaces
+   * exactly as it would without the cache.
+   */
+  private prepared<T>(sql: string, shape: (stmt: Database.Statement) => Database.Statement, run: (stmt: Database.Statement) => T): T {
+    const cached = this.ownQueries.get(sql);
+    if (cached) {
+      try {
+        return run(cached);
+      } catch {
+        this.ownQueries.delete(sql);
+      }
+    }
+    const stmt = shape(this.db.prepare(sql));
+    const result = run(stmt);
+    this.ownQueries.set(sql, stmt);
+    return result;
   }
 
   private catalog(): Catalog {
@@ -279,7 +307,7 @@ export class SqliteEngine {
     if (statement.kind === 'set-variables') {
       for (const a of statement.assignments) {
         if (a.system) continue;
-        const stmt = this.db.prepare(rewriteValueQuery(a.value, this.rewriteContext(catalog))).raw(true).safeIntegers(true);
+        const stmt = this.prepareStatement(rewriteValueQuery(a.value, this.rewriteContext(catalog))).raw(true).safeIntegers(true);
         const row = stmt.get() as SqliteValue[] | undefined;
         this.variables.set(a.name.toLowerCase(), (row?.[0] ?? null) as SqlValue);
       }
@@ -316,10 +344,25 @@ export class SqliteEngine {
     return transpileTokens(tokens);
   }
 
+  /**
+   * Prepares SQL that the rewriter or the agent wrote, after defining the functions it names. A function it
+   * reaches without naming it shows as "no such function" here, before anything ran: then every function is
+   * defined and the statement prepared once more, so the outcome is the one with all functions defined.
+   */
+  private prepareStatement(sql: string): Database.Statement {
+    this.functions.defineNamedIn(sql);
+    try {
+      return this.db.prepare(sql);
+    } catch (error) {
+      if (error instanceof Error && /no such function/i.test(error.message) && this.functions.defineAll()) return this.db.prepare(sql);
+      throw error;
+    }
+  }
+
   private runRaw(sqliteSql: string, original: string, columnTypes: SqlType[] | null): PyValue[][] {
     let stmt: Database.Statement;
     try {
-      stmt = this.db.prepare(sqliteSql);
+      stmt = this.prepareStatement(sqliteSql);
     } catch (error) {
       throw error instanceof Error ? mapSqliteError(error.message, original, this.database) : error;
     }
@@ -349,7 +392,11 @@ export class SqliteEngine {
     const lengths = columns.map((c) => `coalesce(length(CAST(${quoteIdent(c)} AS BLOB)), 0)`);
     const widest = lengths.length === 1 ? lengths[0]! : `max(${lengths.join(', ')})`;
     try {
-      const [rows, cell] = this.db.prepare(`SELECT count(*), coalesce(max(${widest}), 0) FROM ${quoteIdent(name)}`).raw(true).get() as [number, number];
+      const [rows, cell] = this.prepared(
+        `SELECT count(*), coalesce(max(${widest}), 0) FROM ${quoteIdent(name)}`,
+        (stmt) => stmt.raw(true),
+        (stmt) => stmt.get() as [number, number],
+      );
       return rows <= BOUNDED_MAX_ROWS && cell <= BOUNDED_MAX_CELL_BYTES;
     } catch {
       return false;
@@ -358,7 +405,7 @@ export class SqliteEngine {
 
   private rowCount(name: string): number {
     try {
-      return Number(this.db.prepare(`SELECT count(*) FROM ${quoteIdent(name)}`).pluck().get());
+      return Number(this.prepared(`SELECT count(*) FROM ${quoteIdent(name)}`, (stmt) => stmt.pluck(), (stmt) => stmt.get()));
     } catch {
       return 0;
     }
@@ -373,11 +420,11 @@ export class SqliteEngine {
     const { name, columns } = this.table;
     let rows: SqliteValue[][];
     try {
-      rows = this.db
-        .prepare(`SELECT ${columns.map(quoteIdent).join(', ')} FROM ${quoteIdent(name)}`)
-        .raw(true)
-        .safeIntegers(true)
-        .all() as SqliteValue[][];
+      rows = this.prepared(
+        `SELECT ${columns.map(quoteIdent).join(', ')} FROM ${quoteIdent(name)}`,
+        (stmt) => stmt.raw(true).safeIntegers(true),
+        (stmt) => stmt.all() as SqliteValue[][],
+      );
     } catch (error) {
       return error instanceof Error ? mapSqliteError(error.message, '', this.database).message : String(error);
     }
@@ -403,7 +450,7 @@ export class SqliteEngine {
 
   /** A token that changes whenever rows or the schema change; lets a caller notice that a statement modified the database. */
   changeMark(): string {
-    return `${String(this.db.prepare('SELECT total_changes()').pluck().get())}/${String(this.schemaVersion())}`;
+    return `${String(this.prepared('SELECT total_changes()', (stmt) => stmt.pluck(), (stmt) => stmt.get()))}/${String(this.schemaVersion())}`;
   }
 
   close(): void {

@@ -237,8 +237,11 @@ interface AggregateSpec<S> {
   result: (state: S) => unknown;
 }
 
+/** Where the functions are defined: a connection, or something that records the definitions for later (`lazy-functions.ts`). */
+export type FunctionTarget = Pick<Database.Database, 'function' | 'aggregate'>;
+
 /** better-sqlite3's typings want one type for the state and the row value; this keeps both honest. */
-function defineAggregate<S>(db: Database.Database, name: string, agg: AggregateSpec<S>): void {
+function defineAggregate<S>(db: FunctionTarget, name: string, agg: AggregateSpec<S>): void {
   db.aggregate(name, { ...agg, safeIntegers: true } as unknown as Parameters<Database.Database['aggregate']>[1]);
 }
 
@@ -248,7 +251,7 @@ interface Accumulator {
   count: number;
 }
 
-function numericAggregate(db: Database.Database, name: string, result: (acc: Accumulator) => number | null): void {
+function numericAggregate(db: FunctionTarget, name: string, result: (acc: Accumulator) => number | null): void {
   defineAggregate<Accumulator>(db, name, {
     start: () => ({ values: [], sum: 0, count: 0 }),
     step: (acc: Accumulator, v: SqlValue) => {
@@ -306,8 +309,8 @@ export function registerGroupConcat(db: Database.Database, registry: Map<string,
   return name;
 }
 
-/** Registers every `mysql_*` function on a connection. */
-export function registerMysqlFunctions(db: Database.Database, ctx: FunctionContext): void {
+/** Registers every `mysql_*` function on a connection (or on a recorder of definitions). */
+export function registerMysqlFunctions(db: FunctionTarget, ctx: FunctionContext): void {
   const scalars: Record<string, Fn> = {
     mysql_cmp: (a, b, bin) => udf.cmp(a ?? null, b ?? null, bin),
     mysql_nullsafe_eq: (a, b, bin) => udf.nullSafeEq(a ?? null, b ?? null, bin),
