@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -336,6 +337,35 @@ describe('createOpenAICompatibleModel: retries', () => {
     while (s.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     expect(await pending).toMatchObject({ failure: 'aborted', retryable: false });
+    expect(sleeps).toEqual([]);
+  });
+
+  it('an attempt that got its headers but no body times out: the attempt timeout covers the body too', async () => {
+    const stalled = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"choices": [');
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = stalled.address() as net.AddressInfo;
+      const { model } = modelFor(`http://127.0.0.1:${port}/v1`, { timeoutMs: 150, retry: { maxAttempts: 1 } });
+      const started = performance.now();
+      const error = await model.complete({ messages: USER }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ failure: 'timeout' });
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      stalled.closeAllConnections();
+      await new Promise((resolve) => stalled.close(resolve));
+    }
+  });
+
+  it('a caller signal aborted before the call stops it without a request', async () => {
+    const s = await start([{ kind: 'text', content: 'never' }]);
+    const { model, sleeps } = modelFor(s.url);
+    const controller = new AbortController();
+    controller.abort();
+    expect(await model.complete({ messages: USER, signal: controller.signal }).catch((e: unknown) => e)).toMatchObject({ failure: 'aborted', retryable: false });
+    expect(s.requests).toHaveLength(0);
     expect(sleeps).toEqual([]);
   });
 
