@@ -106,8 +106,7 @@ export class SqliteEngine {
   private readonly groupConcats = new Map<string, string>();
   private readonly variables = new Map<string, SqlValue>();
   private catalogCache: { version: number; catalog: Catalog } | null = null;
-  private schemaVersionQuery: Database.Statement | null = null;
-  /** The engine's own bookkeeping queries (bounds, row counts, the table hash), each prepared once; see {@link prepared}. */
+  /** The engine's own bookkeeping queries (schema version, bounds, row counts, the table hash), each prepared once; see {@link prepared}. */
   private readonly ownQueries = new Map<string, Database.Statement>();
   /** The `mysql_*` functions, defined on this connection as statements first name them. */
   private readonly functions: LazyMysqlFunctions;
@@ -176,10 +175,9 @@ export class SqliteEngine {
     })();
   }
 
-  /** `PRAGMA schema_version`, prepared once: every statement reads it (a prepare costs more than the read). */
+  /** `PRAGMA schema_version`: every statement reads it. */
   private schemaVersion(): number {
-    this.schemaVersionQuery ??= this.db.prepare('PRAGMA schema_version').pluck();
-    return this.schemaVersionQuery.get() as number;
+    return this.prepared('PRAGMA schema_version', (stmt) => stmt.pluck(), (stmt) => stmt.get() as number);
   }
 
   /**
