@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 import { mysqlNumberText } from './mysql-compat/mysql-values.js';
 
@@ -23,8 +23,9 @@ export const GROUP_CONCAT_MAX_LEN = 1024;
  */
 export type HashCell = string | number | bigint | null;
 
+/** One-shot `crypto.hash`: the same digest as a `createHash` object, at well under half its cost per row. */
 function md5Hex(text: string): string {
-  return createHash('md5').update(text, 'utf8').digest('hex');
+  return hash('md5', text, 'hex');
 }
 
 /** `CONCAT_WS(',', …)` over one row: NULLs are skipped, numbers stringified as MySQL would. */

@@ -73,3 +73,17 @@ export function readCatalog(db: Database.Database, database: string): Catalog {
   }
   return { database, tables };
 }
+
+/**
+ * The catalog {@link readCatalog} reads right after the engine created the task table (`TEXT COLLATE
+ * NOCASE` columns, no keys, no defaults), built without asking SQLite.
+ */
+export function loadedTableCatalog(database: string, name: string, columns: readonly string[]): Catalog {
+  const type = typeFromDeclared('TEXT');
+  const table: CatalogTable = {
+    name,
+    kind: 'table',
+    columns: columns.map((column) => ({ name: column, declared: 'TEXT', type, textual: true, notNull: false, defaultValue: null, primaryKey: false })),
+  };
+  return { database, tables: new Map([[name, table]]) };
+}
