@@ -54,6 +54,31 @@ describe('DBBench episode state', () => {
     expect(answerShapeOf('INSERT')).toBe('mutation');
   });
 
+  it('keeps the last SELECT result with rows as the candidate, whether it is read after each statement or only at the end', () => {
+    const results: [string, string][] = [
+      ['SELECT a FROM t', "[('x',), ('y',)]"],
+      ['SELECT a FROM t WHERE 0', 'not rows'],
+      ['SELECT 1', '[1]'],
+      ['SELECT a, b FROM t LIMIT 1', "[('q', 'None')]"],
+      ['SELECT a FROM t', '[]'],
+      ['WITH c AS (SELECT 1) SELECT * FROM c', 'neither'],
+    ];
+    const eachTime = new DbBenchEpisodeState(task);
+    const atEnd = new DbBenchEpisodeState(task);
+    const seen: [string[], string, boolean][] = [];
+    for (const [sql, response] of results) {
+      eachTime.updateAfterSql(sql, response);
+      atEnd.updateAfterSql(sql, response);
+      seen.push([eachTime.candidateAnswer, eachTime.candidateAnswerShape, eachTime.candidateImplausible]);
+    }
+    expect(seen.map(([answer, shape]) => `${shape}:${answer.join('|')}`)).toEqual(['list:x|y', 'list:x|y', 'list:x|y', 'row:q|None', 'row:q|None', 'row:q|None']);
+    expect(seen[3]![2]).toBe(true);
+    expect([atEnd.candidateAnswer, atEnd.candidateAnswerShape, atEnd.candidateImplausible]).toEqual(seen.at(-1));
+    const unread = new DbBenchEpisodeState(task);
+    for (const [sql, response] of results.slice(0, 3)) unread.updateAfterSql(sql, response);
+    expect(unread.candidateAnswer).toEqual(['x', 'y']);
+  });
+
   it('normalizes agent SQL like the regex chain, in linear time', () => {
     const oracle = (sql: string): string => sql.trim().replace(/[;\s]+$/, '').replace(/\s+/g, ' ').toLowerCase();
     const pieces = [';', ' ', '\n', '\u00a0', '\ufeff', 'S', 'x'];

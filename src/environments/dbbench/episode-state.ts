@@ -64,9 +64,13 @@ export class DbBenchEpisodeState {
   textOnlyStreak = 0;
   loopStreak = 0;
   mutationAttempted = false;
-  candidateAnswer: string[] = [];
-  candidateAnswerShape = '';
-  candidateImplausible = false;
+  #candidate: { answer: string[]; shape: string; implausible: boolean } = { answer: [], shape: '', implausible: false };
+  /**
+   * Results of successful SELECTs not yet read into the candidate, oldest first. The candidate is the
+   * newest of them that parses to rows (or the one before them all); it is read only when asked for, so
+   * an episode whose state nobody reads (no hooks) never parses its results back from the text.
+   */
+  #unreadCandidates: string[] = [];
   readonly sqlHistory: string[] = [];
   readonly sqlHistoryRaw: string[] = [];
   readonly discoveredColumns: Record<string, string[]> = {};
@@ -97,7 +101,34 @@ export class DbBenchEpisodeState {
     this.errorStreak = isError ? this.errorStreak + 1 : 0;
     this.emptyStreak = kind === 'empty' ? this.emptyStreak + 1 : 0;
     if (!isError) this.noteIntrospection(sql, response);
-    if (!isError && kind === '' && /^\s*(select|with)\b/i.test(sql)) this.noteCandidate(response);
+    if (!isError && kind === '' && /^\s*(select|with)\b/i.test(sql)) this.#unreadCandidates.push(response);
+  }
+
+  /** The last SELECT result that had rows, as the answer it suggests (one value per row, or the row). */
+  get candidateAnswer(): string[] {
+    return this.candidate().answer;
+  }
+
+  /** `scalar`, `list`, `row` or `table`; empty before any SELECT returned rows. */
+  get candidateAnswerShape(): string {
+    return this.candidate().shape;
+  }
+
+  /** Whether the candidate looks wrong: more than 20 rows, or a `None` or empty value. */
+  get candidateImplausible(): boolean {
+    return this.candidate().implausible;
+  }
+
+  private candidate(): { answer: string[]; shape: string; implausible: boolean } {
+    for (let i = this.#unreadCandidates.length - 1; i >= 0; i--) {
+      const found = candidateOf(this.#unreadCandidates[i]!);
+      if (found) {
+        this.#candidate = found;
+        break;
+      }
+    }
+    this.#unreadCandidates = [];
+    return this.#candidate;
   }
 
   private noteIntrospection(sql: string, response: string): void {
@@ -107,20 +138,23 @@ export class DbBenchEpisodeState {
     const rows = parseRowsText(response);
     if (rows) this.discoveredColumns[table] = rows.map((r) => r[0] ?? '').filter((c) => c !== '');
   }
+}
 
-  private noteCandidate(response: string): void {
-    const rows = parseRowsText(response);
-    if (!rows || rows.length === 0) return;
-    const width = rows[0]!.length;
-    if (width === 1) {
-      this.candidateAnswer = rows.map((r) => r[0] ?? '');
-      this.candidateAnswerShape = rows.length === 1 ? 'scalar' : 'list';
-    } else {
-      this.candidateAnswer = rows.length === 1 ? rows[0]! : rows.map((r) => r.join(', '));
-      this.candidateAnswerShape = rows.length === 1 ? 'row' : 'table';
-    }
-    this.candidateImplausible = rows.length > 20 || this.candidateAnswer.some((v) => v === 'None' || v === '');
+/** The answer a SELECT result suggests, or undefined when its text holds no rows. */
+function candidateOf(response: string): { answer: string[]; shape: string; implausible: boolean } | undefined {
+  const rows = parseRowsText(response);
+  if (!rows || rows.length === 0) return undefined;
+  const width = rows[0]!.length;
+  let answer: string[];
+  let shape: string;
+  if (width === 1) {
+    answer = rows.map((r) => r[0] ?? '');
+    shape = rows.length === 1 ? 'scalar' : 'list';
+  } else {
+    answer = rows.length === 1 ? rows[0]! : rows.map((r) => r.join(', '));
+    shape = rows.length === 1 ? 'row' : 'table';
   }
+  return { answer, shape, implausible: rows.length > 20 || answer.some((v) => v === 'None' || v === '') };
 }
 
 /** What shape of answer a task type asks for, from the type alone. */
