@@ -109,6 +109,15 @@ const ENTRIES: Entry[] = [
     ],
   },
   {
+    // The same warm code, back to back and after an idle gap: what a step pays for running after a model turn.
+    name: 'idle gap', command: { bench: 'idle-gap-bench.ts' }, args: [], quickArgs: ['--gaps', '0,200'],
+    figures: [
+      { label: 'DBBench statement in this thread, back to back', pattern: /^gap +0 ms: dbbench statement p50 ([\d.]+) ms/, unit: 'ms' },
+      { label: 'DBBench statement in this thread, after a 200 ms idle gap', pattern: /^gap 200 ms: dbbench statement p50 ([\d.]+) ms/, unit: 'ms', anchor: { value: 0.5, source: 'DBBench step goal ≤ 0.5 ms' } },
+      { label: 'plain-JS reference, after 200 ms idle / back to back', pattern: /^gap 200 ms: .*plain-JS reference p50 [\d.]+ ms \(×([\d.]+)\)/, unit: '×' },
+    ],
+  },
+  {
     name: 'alfworld engine', command: { bench: 'alfworld-bench.ts' }, args: [], quickArgs: ['--repeat', '1', '--random-steps', '10'],
     figures: [{ label: 'ALFWorld walkthrough steps/s (first wording)', pattern: /^ {2}walkthrough steps: (\d+) steps\/s/, unit: 'steps/s' }],
   },
