@@ -33,9 +33,27 @@ export interface SqliteEngineOptions {
    * statement that would grow one past it fails as MySQL's `1114 The table '…' is full`. Default 64 MiB.
    */
   maxDatabaseBytes?: number;
+  /** How many agent statements the engine keeps prepared for an exact repeat (see {@link KnownStatement}); 0 keeps none. Default 32. */
+  knownStatements?: number;
 }
 
 const DEFAULT_MAX_DATABASE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_KNOWN_STATEMENTS = 32;
+
+/**
+ * An agent statement already tokenized, parsed, rewritten and prepared, kept for an exact repeat of its
+ * text (agents repeat statements often: under the simulated target, two of three DBBench dev statements
+ * repeat one their episode sent before). The rewrite depends only on the text, the catalog (the schema
+ * version) and the user variables it inlines, so a repeat under the same schema version and variables
+ * gives the same SQLite statement; it still runs, and what it returns or fails with is the same.
+ */
+interface KnownStatement {
+  parsed: ParseResult;
+  schemaVersion: number;
+  variablesVersion: number;
+  stmt: Database.Statement;
+  columnTypes: SqlType[] | null;
+}
 
 /**
  * What a session holds beside its database: user variables and the counters behind ROW_COUNT() and
@@ -105,6 +123,10 @@ export class SqliteEngine {
   private readonly table: DbTable;
   private readonly groupConcats = new Map<string, string>();
   private readonly variables = new Map<string, SqlValue>();
+  /** Changes whenever a user variable is set, which invalidates every known statement (the rewrite inlines variables). */
+  private variablesVersion = 0;
+  private readonly knownStatements = new Map<string, KnownStatement>();
+  private readonly maxKnownStatements: number;
   private catalogCache: { version: number; catalog: Catalog } | null = null;
   /** The engine's own bookkeeping queries (schema version, bounds, row counts, the table hash), each prepared once; see {@link prepared}. */
   private readonly ownQueries = new Map<string, Database.Statement>();
@@ -121,6 +143,7 @@ export class SqliteEngine {
   constructor(table: DbTable, options: SqliteEngineOptions = {}) {
     this.table = table;
     this.database = options.databaseName ?? 'dbbench';
+    this.maxKnownStatements = options.knownStatements ?? DEFAULT_KNOWN_STATEMENTS;
     this.db = options.image ? new Database(options.image) : new Database(':memory:');
     this.limitStorage(options.maxDatabaseBytes ?? DEFAULT_MAX_DATABASE_BYTES);
     if (options.state) {
@@ -286,6 +309,19 @@ export class SqliteEngine {
   }
 
   private run(sql: string, admit?: (parsed: ParseResult) => boolean): PyValue[][] {
+    const known = this.knownStatements.get(sql);
+    if (known && known.schemaVersion === this.schemaVersion() && known.variablesVersion === this.variablesVersion) {
+      if (admit && !admit(known.parsed)) throw new NotBounded();
+      this.knownStatements.delete(sql);
+      this.knownStatements.set(sql, known);
+      try {
+        return this.runPrepared(known.stmt, sql, known.columnTypes);
+      } catch (error) {
+        // Only statements that ran through are kept: the next repeat takes the whole way again.
+        this.knownStatements.delete(sql);
+        throw error;
+      }
+    }
     const lexed = tokenizeMysql(sql);
     if (!Array.isArray(lexed)) throw syntaxError(sql, lexed.at);
     const tokens = lexed;
@@ -317,6 +353,7 @@ export class SqliteEngine {
         const stmt = this.prepareStatement(rewriteValueQuery(a.value, this.rewriteContext(catalog))).raw(true).safeIntegers(true);
         const row = stmt.get() as SqliteValue[] | undefined;
         this.variables.set(a.name.toLowerCase(), (row?.[0] ?? null) as SqlValue);
+        this.variablesVersion += 1;
       }
       return [];
     }
@@ -337,7 +374,19 @@ export class SqliteEngine {
         null,
       ]);
     }
-    return this.runRaw(rewritten.sql, sql, rewritten.columnTypes);
+    const schemaVersion = this.catalogCache!.version;
+    const stmt = this.prepareOrMap(rewritten.sql, sql);
+    const rows = this.runPrepared(stmt, sql, rewritten.columnTypes);
+    this.remember(sql, { parsed, schemaVersion, variablesVersion: this.variablesVersion, stmt, columnTypes: rewritten.columnTypes });
+    return rows;
+  }
+
+  /** Keeps a rewritten, prepared statement for an exact repeat of its text, dropping the oldest past the limit. */
+  private remember(sql: string, known: KnownStatement): void {
+    if (this.maxKnownStatements <= 0) return;
+    this.knownStatements.delete(sql);
+    this.knownStatements.set(sql, known);
+    if (this.knownStatements.size > this.maxKnownStatements) this.knownStatements.delete(this.knownStatements.keys().next().value!);
   }
 
   /** Rejects a second statement in token-level passthrough (DDL), as MySQL without multi-statements does. */
@@ -367,12 +416,19 @@ export class SqliteEngine {
   }
 
   private runRaw(sqliteSql: string, original: string, columnTypes: SqlType[] | null): PyValue[][] {
-    let stmt: Database.Statement;
+    return this.runPrepared(this.prepareOrMap(sqliteSql, original), original, columnTypes);
+  }
+
+  /** Prepares SQL for an agent statement; a failure is the MySQL error the agent sees. */
+  private prepareOrMap(sqliteSql: string, original: string): Database.Statement {
     try {
-      stmt = this.prepareStatement(sqliteSql);
+      return this.prepareStatement(sqliteSql);
     } catch (error) {
       throw error instanceof Error ? mapSqliteError(error.message, original, this.database) : error;
     }
+  }
+
+  private runPrepared(stmt: Database.Statement, original: string, columnTypes: SqlType[] | null): PyValue[][] {
     try {
       if (!stmt.reader) {
         const info = stmt.run();
