@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { PyValue, SqlOutcome } from './backend.js';
 import { EMPTY_RESPONSE_TEXT, formatExecutionFailure, formatSqlOutcome, SQL_TIMEOUT_TEXT, truncateResultText } from './format-result.js';
-import { pyDecimalStr, pyReprFloat, pyReprStr, pythonStr } from './python-repr.js';
+import { pyDecimalStr, pyReprFloat, pyReprRows, pyReprStr, pythonStr } from './python-repr.js';
 
 // Expected strings were produced with CPython 3.11 `str(rows)`.
 const rows = (...r: PyValue[][]): SqlOutcome => ({ kind: 'rows', rows: r });
@@ -10,6 +10,36 @@ const f = (value: number): PyValue => ({ type: 'float', value });
 const i = (value: string): PyValue => ({ type: 'int', value });
 
 describe('formatSqlOutcome: row tuples', () => {
+  it('cuts a long result to the same text as writing out every row and cutting that', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = ['a', 'é', '😀', "'", '\\n', '\u{1F600}\u{1F600}', 'xyz ', '\u0000'];
+    const cell = (): PyValue => {
+      const kind = random(5);
+      if (kind === 0) return null;
+      if (kind === 1) return i(String(random(100000)));
+      return Array.from({ length: random(60) }, () => pieces[random(pieces.length)]).join('');
+    };
+    for (let n = 0; n < 300; n++) {
+      const width = 1 + random(4);
+      const table = Array.from({ length: random(120) }, () => Array.from({ length: width }, cell));
+      const whole = truncateResultText(pyReprRows(table));
+      expect(formatSqlOutcome({ kind: 'rows', rows: table })).toBe(whole);
+    }
+    // Around the cut: all astral characters (two UTF-16 units each), and a text of exactly 800 and 801 characters.
+    const astral = Array.from({ length: 40 }, () => ['😀'.repeat(30)]);
+    expect(formatSqlOutcome({ kind: 'rows', rows: astral })).toBe(truncateResultText(pyReprRows(astral)));
+    for (const total of [800, 801]) {
+      const one = [['x'.repeat(total - "[('',)]".length)]];
+      expect(Array.from(pyReprRows(one)).length).toBe(total);
+      expect(formatSqlOutcome({ kind: 'rows', rows: one })).toBe(truncateResultText(pyReprRows(one)));
+    }
+  });
+
+
   it('renders the common shapes', () => {
     expect(formatSqlOutcome(rows(['Women +60kg Bronze']))).toBe("[('Women +60kg Bronze',)]");
     expect(formatSqlOutcome(rows([i('3')]))).toBe('[(3,)]');

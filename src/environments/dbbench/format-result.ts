@@ -30,7 +30,9 @@ export function truncateResultText(text: string, limit = RESULT_TEXT_LIMIT): str
  */
 export function formatSqlOutcome(outcome: SqlOutcome): string {
   if (outcome.kind === 'timeout') return SQL_TIMEOUT_TEXT;
-  const text = outcome.kind === 'rows' ? pyReprRows(outcome.rows) : outcome.message;
+  // Rows past what the cut keeps are not written out: a prefix of more than 2 × limit UTF-16 units holds
+  // more than `limit` code points, so it is cut to the same text as the whole.
+  const text = outcome.kind === 'rows' ? pyReprRows(outcome.rows, 2 * RESULT_TEXT_LIMIT + 1) : outcome.message;
   const cut = truncateResultText(text);
   return cut === '' ? EMPTY_RESPONSE_TEXT : cut;
 }

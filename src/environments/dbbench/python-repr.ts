@@ -126,13 +126,20 @@ export function pyReprValue(value: PyValue): string {
   }
 }
 
-/** `str(rows)` for a list of row tuples: `[('a', 1), (2.0,)]`. */
-export function pyReprRows(rows: readonly (readonly PyValue[])[]): string {
-  const tuples = rows.map((row) => {
-    const items = row.map(pyReprValue);
-    return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
-  });
-  return `[${tuples.join(', ')}]`;
+/**
+ * `str(rows)` for a list of row tuples: `[('a', 1), (2.0,)]`. With `stopAfter`, the text may end early, after
+ * the first tuple that takes it past `stopAfter` UTF-16 units: then it is a prefix of the whole text, for a
+ * caller that keeps only that much of it (the result text is cut at 800 characters).
+ */
+export function pyReprRows(rows: readonly (readonly PyValue[])[], stopAfter = Number.POSITIVE_INFINITY): string {
+  let out = '[';
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) out += ', ';
+    const items = rows[i]!.map(pyReprValue);
+    out += items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
+    if (out.length > stopAfter) return out;
+  }
+  return `${out}]`;
 }
 
 /**
