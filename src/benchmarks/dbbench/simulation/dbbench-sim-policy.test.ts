@@ -158,6 +158,18 @@ function successRate(policy: DbBenchSimPolicy, tasks: readonly DbBenchTask[], ha
 
 // ---------------------------------------------------------------------------------------------------
 
+describe('one policy over many episodes', () => {
+  it('plays each task as a fresh policy would, whichever tasks it played before and in whatever order', () => {
+    const tasks = devTasks.slice(0, 24);
+    const shared = policyWith();
+    const fresh = tasks.map((task) => playEpisode(policyWith(), task).messages);
+    expect(tasks.map((task) => playEpisode(shared, task).messages)).toEqual(fresh);
+    expect([...tasks].reverse().map((task) => playEpisode(shared, task).messages)).toEqual([...fresh].reverse());
+    const otherSeed = policyWith({ seed: 12345 });
+    expect(tasks.map((task) => playEpisode(otherSeed, task).messages)).toEqual(tasks.map((task) => playEpisode(policyWith({ seed: 12345 }), task).messages));
+  });
+});
+
 describe('task lookup', () => {
   it('finds every task of every split from its first user message', () => {
     for (const split of ['dev', 'standard'] as const) {

@@ -10,7 +10,7 @@ import { validateDbBenchSimSettings, type DbBenchFault, type DbBenchSimSettings 
 import { faultsNamedByHint } from './hint-keywords.js';
 import { simChance } from './sim-rng.js';
 import { renderTableRef, repairStatement, type TableRefStyle } from './sql-text.js';
-import type { DbBenchTaskIndex } from './task-index.js';
+import type { DbBenchTaskIndex, IndexedDbBenchTask } from './task-index.js';
 import { buildTaskPlan, type TaskPlan } from './task-plan.js';
 import { readWireRequest, type ReadMessage, type ReadToolCall, type SimActionTag, type SimToolCall, type WireTurn } from './wire-messages.js';
 
@@ -71,6 +71,17 @@ export function createDbBenchSimPolicy(options: { index: DbBenchTaskIndex; setti
     splits: [...options.settings.splits],
   });
   const { index } = options;
+  // A task's plan is a pure function of the task and the settings: built at its first request, then reused
+  // (building it is most of a request's work: the plausible wrong answers scan the table's cells).
+  const plans = new Map<string, TaskPlan>();
+  const planFor = (entry: IndexedDbBenchTask): TaskPlan => {
+    let plan = plans.get(entry.key);
+    if (!plan) {
+      plan = buildTaskPlan(entry, settings);
+      plans.set(entry.key, plan);
+    }
+    return plan;
+  };
   return {
     settings,
     decideTurn(request: unknown): WireTurn {
@@ -89,7 +100,7 @@ export function createDbBenchSimPolicy(options: { index: DbBenchTaskIndex; setti
             `Known splits: ${settings.splits.join(', ')}.${index.unreadable ? ` Unreadable: ${index.unreadable.join('; ')}.` : ''}`,
         );
       }
-      const plan = buildTaskPlan(entry, settings);
+      const plan = planFor(entry);
       const state = replay(plan, settings, read.messages, firstUser);
       const intent = decide(plan, state);
       return { kind: 'tool_calls', toolCalls: [intent.call], content: intent.content, tag: intent.tag, taskKey: plan.taskKey };
