@@ -1,9 +1,16 @@
 import { SqliteEngine } from './sqlite-engine.js';
 
-/** One of each kind of statement an agent sends most: a filtered SELECT, an aggregate, changes, an error. */
-const WARM_UP_STATEMENTS = [
+/**
+ * One of each kind of statement an agent sends most: a look at the table, a filtered SELECT, aggregates
+ * (over text columns too, which MySQL reads as numbers), grouping, changes, an error.
+ */
+export const WARM_UP_STATEMENTS = [
+  'SELECT * FROM `warm_up` LIMIT 5',
+  'DESCRIBE `warm_up`',
   "SELECT `name`, `n` FROM `warm_up` WHERE `n` > '0' AND `name` LIKE 'a%' ORDER BY `n` DESC LIMIT 1",
   'SELECT COUNT(*), MAX(`n`), GROUP_CONCAT(`name`) FROM `warm_up` GROUP BY `name`',
+  "SELECT AVG(`n`), SUM(`n`), MIN(`name`) FROM `warm_up` WHERE `name` IN ('a', 'b') OR `n` = 2",
+  "SELECT DISTINCT `name` FROM `warm_up` WHERE `n` BETWEEN 1 AND 5 AND `name` LIKE '%a%' ORDER BY `name`",
   "UPDATE `warm_up` SET `n` = '3' WHERE `name` = 'a'",
   "INSERT INTO `warm_up` (`name`, `n`) VALUES ('c', '4')",
   "DELETE FROM `warm_up` WHERE `name` = 'b'",
