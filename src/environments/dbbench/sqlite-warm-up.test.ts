@@ -17,5 +17,4 @@ describe('the engine warm-up', () => {
       engine.close();
     }
   });
-
 });
