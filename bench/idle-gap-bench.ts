@@ -85,6 +85,10 @@ async function referenceRound(calls: number, gapMs: number, times: number[] | nu
 
 const gaps = arg('--gaps', '0,1,5,20,200').split(',').map(Number);
 const rounds = Number(arg('--rounds', '1'));
+if (!gaps.every((g) => Number.isFinite(g) && g >= 0) || !(Number.isInteger(rounds) && rounds >= 1)) {
+  console.error('usage: --gaps takes milliseconds >= 0 separated by commas (e.g. 0,5,200); --rounds a whole number >= 1.');
+  process.exit(2);
+}
 const tasks = loadDbBenchSplit(resolveDataDir(), 'dev');
 for (let k = 0; k < 10; k++) {
   await statementRound(tasks, 0, null);

@@ -18,6 +18,7 @@ import { tokenizeMysql, type Token } from './mysql-compat/tokenize.js';
 import { transpileTokens } from './mysql-compat/transpile-tokens.js';
 import type { SqlValue } from './mysql-compat/udf/sql-value.js';
 import { pythonStr } from './python-repr.js';
+import { DEFAULT_KNOWN_STATEMENTS, KnownStatements } from './sqlite-known-statements.js';
 import { combineTableHashes, mysqlTableHash, type HashCell } from './table-hash.js';
 
 /** Options for one episode database. */
@@ -33,27 +34,11 @@ export interface SqliteEngineOptions {
    * statement that would grow one past it fails as MySQL's `1114 The table '…' is full`. Default 64 MiB.
    */
   maxDatabaseBytes?: number;
-  /** How many agent statements the engine keeps prepared for an exact repeat (see {@link KnownStatement}); 0 keeps none. Default 32. */
+  /** How many agent statements the engine keeps prepared for an exact repeat (see `sqlite-known-statements.ts`); 0 keeps none. Default 32. */
   knownStatements?: number;
 }
 
 const DEFAULT_MAX_DATABASE_BYTES = 64 * 1024 * 1024;
-const DEFAULT_KNOWN_STATEMENTS = 32;
-
-/**
- * An agent statement already tokenized, parsed, rewritten and prepared, kept for an exact repeat of its
- * text (agents repeat statements often: under the simulated target, two of three DBBench dev statements
- * repeat one their episode sent before). The rewrite depends only on the text, the catalog (the schema
- * version) and the user variables it inlines, so a repeat under the same schema version and variables
- * gives the same SQLite statement; it still runs, and what it returns or fails with is the same.
- */
-interface KnownStatement {
-  parsed: ParseResult;
-  schemaVersion: number;
-  variablesVersion: number;
-  stmt: Database.Statement;
-  columnTypes: SqlType[] | null;
-}
 
 /**
  * What a session holds beside its database: user variables and the counters behind ROW_COUNT() and
@@ -125,8 +110,7 @@ export class SqliteEngine {
   private readonly variables = new Map<string, SqlValue>();
   /** Changes whenever a user variable is set, which invalidates every known statement (the rewrite inlines variables). */
   private variablesVersion = 0;
-  private readonly knownStatements = new Map<string, KnownStatement>();
-  private readonly maxKnownStatements: number;
+  private readonly knownStatements: KnownStatements;
   private catalogCache: { version: number; catalog: Catalog } | null = null;
   /** The engine's own bookkeeping queries (schema version, bounds, row counts, the table hash), each prepared once; see {@link prepared}. */
   private readonly ownQueries = new Map<string, Database.Statement>();
@@ -143,7 +127,7 @@ export class SqliteEngine {
   constructor(table: DbTable, options: SqliteEngineOptions = {}) {
     this.table = table;
     this.database = options.databaseName ?? 'dbbench';
-    this.maxKnownStatements = options.knownStatements ?? DEFAULT_KNOWN_STATEMENTS;
+    this.knownStatements = new KnownStatements(options.knownStatements ?? DEFAULT_KNOWN_STATEMENTS);
     this.db = options.image ? new Database(options.image) : new Database(':memory:');
     this.limitStorage(options.maxDatabaseBytes ?? DEFAULT_MAX_DATABASE_BYTES);
     if (options.state) {
@@ -309,11 +293,9 @@ export class SqliteEngine {
   }
 
   private run(sql: string, admit?: (parsed: ParseResult) => boolean): PyValue[][] {
-    const known = this.knownStatements.get(sql);
-    if (known && known.schemaVersion === this.schemaVersion() && known.variablesVersion === this.variablesVersion) {
+    const known = this.knownStatements.find(sql, this.schemaVersion(), this.variablesVersion);
+    if (known) {
       if (admit && !admit(known.parsed)) throw new NotBounded();
-      this.knownStatements.delete(sql);
-      this.knownStatements.set(sql, known);
       try {
         return this.runPrepared(known.stmt, sql, known.columnTypes);
       } catch (error) {
@@ -377,16 +359,8 @@ export class SqliteEngine {
     const schemaVersion = this.catalogCache!.version;
     const stmt = this.prepareOrMap(rewritten.sql, sql);
     const rows = this.runPrepared(stmt, sql, rewritten.columnTypes);
-    this.remember(sql, { parsed, schemaVersion, variablesVersion: this.variablesVersion, stmt, columnTypes: rewritten.columnTypes });
+    this.knownStatements.keep(sql, { parsed, schemaVersion, variablesVersion: this.variablesVersion, stmt, columnTypes: rewritten.columnTypes });
     return rows;
-  }
-
-  /** Keeps a rewritten, prepared statement for an exact repeat of its text, dropping the oldest past the limit. */
-  private remember(sql: string, known: KnownStatement): void {
-    if (this.maxKnownStatements <= 0) return;
-    this.knownStatements.delete(sql);
-    this.knownStatements.set(sql, known);
-    if (this.knownStatements.size > this.maxKnownStatements) this.knownStatements.delete(this.knownStatements.keys().next().value!);
   }
 
   /** Rejects a second statement in token-level passthrough (DDL), as MySQL without multi-statements does. */
