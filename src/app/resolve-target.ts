@@ -38,6 +38,7 @@ export async function resolveTarget(spec: string, context: { dataDir?: string; r
         label,
         simulated: true,
         complete: (request) => base.complete(request),
+        warmUp: () => base.warmUp(),
         endpoint: base.endpoint,
         listModels: (signal) => base.listModels(signal),
       };

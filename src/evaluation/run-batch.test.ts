@@ -105,6 +105,29 @@ describe('runBatch', () => {
     s.close();
   });
 
+  it("warms the model's client once before the first episode, not when nothing is left to play, and goes on when the warm-up fails", async () => {
+    const env = await dbbench();
+    const events: string[] = [];
+    const inner = target((task) => gold(task));
+    const model = { ...inner, complete: (request: Parameters<typeof inner.complete>[0]) => (events.push('call'), inner.complete(request)), warmUp: async () => (events.push('warm-up'), true) };
+    const s = store([0, 1, 2]);
+    await runBatch({ environment: env, model, hooks: NO_HOOKS, taskIndices: [0, 1, 2], store: s, concurrency: 2 });
+    expect(events[0]).toBe('warm-up');
+    expect(events.filter((e) => e === 'warm-up')).toHaveLength(1);
+    expect(events.filter((e) => e === 'call')).toHaveLength(3);
+    // Resumed with every task done: no warm-up, no call.
+    events.length = 0;
+    await runBatch({ environment: env, model, hooks: NO_HOOKS, taskIndices: [0, 1, 2], store: s });
+    expect(events).toEqual([]);
+    s.close();
+    const failing = { ...model, warmUp: () => Promise.reject(new Error('warm-up broke')) };
+    const t = store([0]);
+    const result = await runBatch({ environment: env, model: failing, hooks: NO_HOOKS, taskIndices: [0], store: t });
+    expect(result.records.map((r) => r.outcome)).toEqual(['success']);
+    t.close();
+    await env.close();
+  });
+
   it('skips tasks the store already holds, plays an infrastructure failure again only with retryInfra, and counts attempts', async () => {
     const dir = path.join(root, 'resume');
     const manifest: RunManifest = {

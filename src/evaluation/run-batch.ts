@@ -64,6 +64,8 @@ export async function runBatch(options: RunBatchOptions): Promise<RunBatchResult
   options.onProgress?.({ done, total });
   const limit = pLimit(Math.max(1, options.concurrency ?? 1));
   let ran = 0;
+  // Before the first wave: otherwise its episodes queue behind the first one while the client's code loads.
+  if (pending.length > 0) await options.model.warmUp?.().catch(() => false);
   await Promise.all(
     pending.map((index) =>
       limit(async () => {

@@ -59,6 +59,12 @@ export interface ChatModel {
   readonly label: string;
   readonly simulated: boolean;
   complete(request: ChatRequest): Promise<ChatResponse>;
+  /**
+   * Runs the adapter's own request and response code once on a canned reply, without calling the model,
+   * so that the first episodes of a batch do not each wait while it is loaded and compiled. Never throws;
+   * resolves to whether the canned reply came back as expected.
+   */
+  warmUp?(): Promise<boolean>;
   close?(): Promise<void>;
 }
 

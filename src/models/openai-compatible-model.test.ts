@@ -166,6 +166,32 @@ describe('createOpenAICompatibleModel: conversation round trip', () => {
   });
 });
 
+describe('createOpenAICompatibleModel: warm-up', () => {
+  it('runs the call path on a canned reply without sending anything, and the next call is an ordinary one', async () => {
+    const s = await start([{ kind: 'text', content: 'the answer' }]);
+    const { model } = modelFor(s.url, { temperature: 0.3, maxTokens: 64, extraBody: { top_p: 0.9 } });
+    expect(await model.warmUp()).toBe(true);
+    expect(s.requests).toHaveLength(0);
+    const reply = await model.complete({ messages: USER, tools: [SQL_TOOL] });
+    expect(reply.message.content).toBe('the answer');
+    expect(chatBodies(s)).toHaveLength(1);
+    expect(chatBodies(s)[0]).toMatchObject({ model: 'fake-model', temperature: 0.3, max_tokens: 64, top_p: 0.9 });
+  });
+
+  it('needs no server: nothing listening at the base URL still warms up', async () => {
+    const port = await closedPort();
+    const { model } = modelFor(`http://127.0.0.1:${port}/v1`, { retry: { maxAttempts: 1 } });
+    expect(await model.warmUp()).toBe(true);
+    await expect(model.complete({ messages: USER })).rejects.toMatchObject({ failure: 'connection_refused' });
+  });
+
+  it('says false, and does not throw, when the canned reply does not come back through the caps', async () => {
+    // A body cap below the canned reply's size stops the read: the warm-up reports it instead of failing.
+    const { model } = modelFor('http://127.0.0.1:9/v1', { limits: { maxBodyBytes: 16 } });
+    expect(await model.warmUp()).toBe(false);
+  });
+});
+
 describe('createOpenAICompatibleModel: reasoning field', () => {
   const both: FakeResponse = { kind: 'text', content: 'answer', reasoning: 'from reasoning', reasoningContent: 'from reasoning_content' };
 

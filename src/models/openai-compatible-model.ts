@@ -76,6 +76,7 @@ export interface OpenAICompatibleModel extends ChatModel {
   readonly endpoint: { baseURL: string; model: string };
   /** Model ids from `GET <baseURL>/models`. Throws ModelCallError like `complete`. */
   listModels(signal?: AbortSignal): Promise<string[]>;
+  warmUp(): Promise<boolean>;
 }
 
 export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
@@ -154,6 +155,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       return hits.length === 0 ? response : { ...response, message, limits: hits };
     },
 
+    warmUp: () => warmUpClient(client, settings, limits, reasoningField),
+
     async listModels(signal?: AbortSignal): Promise<string[]> {
       const failure: BodyFailure = {};
       try {
@@ -164,6 +167,52 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       }
     },
   };
+}
+
+/** The request of the warm-up: the parts a real turn has (system, user, assistant tool call, tool reply, a tool). */
+const WARM_UP_REQUEST: ChatRequest = {
+  messages: [
+    { role: 'system', content: 'warm-up' },
+    { role: 'user', content: 'warm-up' },
+    { role: 'assistant', content: null, toolCalls: [{ id: 'call_0', name: 'warm_up', arguments: '{"step":0}' }] },
+    { role: 'tool', content: 'warm-up', toolCallId: 'call_0' },
+  ],
+  tools: [{ name: 'warm_up', description: 'warm-up', parameters: { type: 'object', properties: { step: { type: 'integer' } } } }],
+};
+
+/** The canned reply of the warm-up, as servers send a completion: content, a tool call, usage. */
+const WARM_UP_REPLY = JSON.stringify({
+  id: 'warm-up', object: 'chat.completion', created: 0, model: 'warm-up',
+  choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: 'warm-up', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'warm_up', arguments: '{"step":1}' } }] } }],
+  usage: { prompt_tokens: 1, completion_tokens: 1 },
+});
+
+/**
+ * One call through the client's whole path (body, headers, the capped fetch and its body read, the client's
+ * parse, ours, the response caps) answered by a fetch that returns a canned reply, so nothing reaches the
+ * server. In a fresh process this loads Node's fetch implementation and compiles the path: about 20–30 ms
+ * that the first wave of a batch otherwise spends while its episodes wait for the first one's request.
+ */
+async function warmUpClient(client: OpenAI, settings: OpenAICompatibleModelOptions, limits: ResponseLimits, reasoningField: ReasoningField): Promise<boolean> {
+  try {
+    const canned: typeof fetch = () => Promise.resolve(new Response(WARM_UP_REPLY, { status: 200, headers: { 'content-type': 'application/json' } }));
+    const offline = client.withOptions({ fetch: createCappedFetch({ maxBodyBytes: limits.maxBodyBytes, fetch: canned }) });
+    const attempt = attemptSignal(DEFAULT_TIMEOUT_MS, undefined);
+    const failure: BodyFailure = {};
+    let completion: unknown;
+    try {
+      completion = await offline.chat.completions.create(buildBody(settings, WARM_UP_REQUEST), { signal: attempt.signal, maxRetries: 0, fetchOptions: slotOptions(failure) });
+    } finally {
+      attempt.done();
+    }
+    const { message } = applyResponseLimits(parseCompletion(completion, reasoningField, 0, 'warm-up').message, limits);
+    // Node's own fetch up to its transport, on a URL that needs none.
+    const local = await fetch('data:application/json,%7B%7D');
+    await local.text();
+    return message.content === 'warm-up' && message.toolCalls.length === 1 && message.toolCalls[0]!.name === 'warm_up';
+  } catch {
+    return false;
+  }
 }
 
 /** A call's fetch options carrying its failure slot, typed as the client takes them. */
