@@ -11,12 +11,12 @@
  *   (without the simulated target's own process under `--sim-process`).
  *
  *   npx tsx bench/concurrency-bench.ts [--tasks 64] [--concurrency 64] [--latency-ms 200] [--bench dbbench,alfworld,webshop]
- *     [--split NAME] [--sqlite-workers N] [--sqlite-inline] [--sim-process] [--json]
+ *     [--split NAME] [--sqlite-workers N] [--sqlite-inline] [--sim-process] [--worst] [--json]
  *
  * The p99 is over episodes (each episode's mean per-step overhead), so over DBBench's 60 dev tasks it is
  * the single worst episode: one of the first few, which run code nothing has run yet. `--split` (with one
  * `--bench`) plays another split, e.g. `--bench dbbench --split standard --tasks 300`, where the p99 is
- * the third-worst of 300.
+ * the third-worst of 300. `--worst` also prints the five episodes with the largest per-step overhead.
  *
  * `--sim-process` serves the simulated target from a process of its own (`sim-target-server.ts`), as a
  * real model server would be, instead of on this process's event loop. In-process, the simulation's work
@@ -91,6 +91,8 @@ export interface ConcurrencyFigures {
   withoutTurns: number;
   stepOverheadP50Ms: number;
   stepOverheadP99Ms: number;
+  /** The episodes with the largest per-step overhead, largest first (the p99 is among them): task, model turns, ms per step. */
+  worst: { task: number; turns: number; stepOverheadMs: number }[];
   peakTreeRssMb: number;
   /** Where the simulated target ran: this process's event loop, or a process of its own. */
   sim: 'in-process' | 'own process';
@@ -145,7 +147,7 @@ export async function measureConcurrency(
   }
   const wallMs = performance.now() - started;
   const timings = readFileSync(path.join(dir, 'timings.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map((line) => JSON.parse(line) as { totalMs: number; modelMs: number[] });
+    .map((line) => JSON.parse(line) as { index: number; totalMs: number; modelMs: number[] });
   store.close();
   await target.close();
   await environment.close();
@@ -154,11 +156,13 @@ export async function measureConcurrency(
   const boundMs = Math.max(model.reduce((a, b) => a + b, 0) / options.concurrency, ...model);
   // An episode that ended before its first model turn (dev #5: its task table cannot be built, an env_error) has
   // no steps, so it has no per-step overhead; counting its whole time as one step made it the dev split's p99.
-  const perStep = timings.flatMap((t, i) => (t.modelMs.length === 0 ? [] : [(t.totalMs - model[i]!) / t.modelMs.length])).sort((a, b) => a - b);
+  const episodes = timings.flatMap((t, i) => (t.modelMs.length === 0 ? [] : [{ task: t.index, turns: t.modelMs.length, stepOverheadMs: (t.totalMs - model[i]!) / t.modelMs.length }]));
+  const perStep = episodes.map((e) => e.stepOverheadMs).sort((a, b) => a - b);
+  const worst = [...episodes].sort((a, b) => b.stepOverheadMs - a.stepOverheadMs).slice(0, 5);
   return {
     bench, split, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
     withoutTurns: timings.length - perStep.length,
-    efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99),
+    efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99), worst,
     peakTreeRssMb: peakTree / 2 ** 20, sim: options.simProcess ? 'own process' : 'in-process',
     ...(bench === 'dbbench' ? { sqlite: options.sqliteInline ? 'inline' : 'default' } : {}), load1: loadavg()[0]!,
   };
@@ -187,6 +191,7 @@ if (isMain) {
   const sqliteWorkers = process.argv.includes('--sqlite-workers') ? Number(arg('--sqlite-workers', '')) : undefined;
   const simProcess = process.argv.includes('--sim-process');
   const sqliteInline = process.argv.includes('--sqlite-inline');
+  const showWorst = process.argv.includes('--worst');
   if (sqliteInline && benches.some((b) => b !== 'dbbench')) {
     console.error('--sqlite-inline applies to dbbench only: give --bench dbbench.');
     process.exit(2);
@@ -210,6 +215,7 @@ if (isMain) {
         `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms` +
         `${r.withoutTurns > 0 ? ` (over ${r.episodes - r.withoutTurns} episodes; ${r.withoutTurns} ended before a model turn)` : ''}; ` +
         `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; sim ${r.sim}${r.sqlite ? `; sqlite ${r.sqlite}` : ''}; load ${r.load1.toFixed(2)}`);
+      if (showWorst) console.log(`  worst episodes (task: turns, ms per step): ${r.worst.map((w) => `#${w.task}: ${w.turns}, ${w.stepOverheadMs.toFixed(2)}`).join('; ')}`);
     }
     console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   }
