@@ -4,7 +4,7 @@ import type { DbTable } from './dbbench-task.js';
 import { formatSqlOutcome } from './format-result.js';
 import { createSqliteBackend, type SqliteBackendOptions } from './sqlite-backend.js';
 import { BoundedFirstSession } from './sqlite-bounded-session.js';
-import { BOUNDED_MAX_CELL_BYTES, BOUNDED_MAX_ROWS } from './sqlite-engine.js';
+import { BOUNDED_MAX_CELL_BYTES, BOUNDED_MAX_ROWS } from './sqlite-own-queries.js';
 
 // The default isolation tries bounded statements in this thread first and moves an episode database to a
 // database process at its first statement that is not bounded or outruns the budget. Every answer must be

@@ -5,14 +5,14 @@ import { resolveDataDir } from '../../config/data-dir.js';
 import type { DbTable } from './dbbench-task.js';
 import { DBBENCH_SPLITS, loadDbBenchSplit } from './load-tasks.js';
 import { readCatalog, type Catalog } from './mysql-compat/catalog.js';
-import { BOUNDED_MAX_CELL_BYTES, BOUNDED_MAX_ROWS, SqliteEngine } from './sqlite-engine.js';
+import { SqliteEngine } from './sqlite-engine.js';
+import { BOUNDED_MAX_CELL_BYTES, BOUNDED_MAX_ROWS, OwnQueries } from './sqlite-own-queries.js';
 
 /** The engine's state that loading the table sets, beside the reads it stands for. */
 interface LoadedState {
   db: Database.Database;
   outgrown: boolean | undefined;
   catalogCache: { version: number; catalog: Catalog } | null;
-  tableWithinBounds(): boolean;
 }
 
 function loadedState(engine: SqliteEngine): LoadedState {
@@ -28,7 +28,7 @@ function expectLoadedStateMatchesReads(table: DbTable): void {
       expect(state.catalogCache).toBeNull();
       return;
     }
-    expect(state.outgrown).toBe(!state.tableWithinBounds());
+    expect(state.outgrown).toBe(!new OwnQueries(state.db).tableWithinBounds(table));
     expect(state.catalogCache?.version).toBe(state.db.pragma('schema_version', { simple: true }));
     expect(state.catalogCache?.catalog).toEqual(readCatalog(state.db, 'dbbench'));
   } finally {

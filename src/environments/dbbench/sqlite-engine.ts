@@ -7,7 +7,6 @@ import { mapSqliteError, MysqlError, mysqlErrors, syntaxError } from './mysql-co
 import { registerGroupConcat } from './mysql-compat/functions.js';
 import { LazyMysqlFunctions } from './mysql-compat/lazy-functions.js';
 import { answerIntrospection } from './mysql-compat/introspection.js';
-import { mysqlNumberText } from './mysql-compat/mysql-values.js';
 import { isBoundedStatement, isWrite } from './mysql-compat/bounded-statement.js';
 import { parseMysqlStatement, type ParseResult } from './mysql-compat/parse-statement.js';
 import { rewriteStatement, rewriteValueQuery, type RewriteContext } from './mysql-compat/rewrite-sql.js';
@@ -19,7 +18,7 @@ import { transpileTokens } from './mysql-compat/transpile-tokens.js';
 import type { SqlValue } from './mysql-compat/udf/sql-value.js';
 import { pythonStr } from './python-repr.js';
 import { DEFAULT_KNOWN_STATEMENTS, KnownStatements } from './sqlite-known-statements.js';
-import { combineTableHashes, mysqlTableHash, type HashCell } from './table-hash.js';
+import { BOUNDED_MAX_CELL_BYTES, BOUNDED_MAX_ROWS, OwnQueries } from './sqlite-own-queries.js';
 
 /** Options for one episode database. */
 export interface SqliteEngineOptions {
@@ -65,8 +64,6 @@ class NotBounded extends Error {
 }
 
 /** How large the task table may grow through bounded writes before `executeBounded` admits nothing more (the shipped tables: 105 rows, cells of 412 characters at most). */
-export const BOUNDED_MAX_ROWS = 10_000;
-export const BOUNDED_MAX_CELL_BYTES = 4_096;
 
 /**
  * How often the tick reads the clock: every 256 rows normally, every row under `executeBounded`'s short budget
@@ -112,8 +109,8 @@ export class SqliteEngine {
   private variablesVersion = 0;
   private readonly knownStatements: KnownStatements;
   private catalogCache: { version: number; catalog: Catalog } | null = null;
-  /** The engine's own bookkeeping queries (schema version, bounds, row counts, the table hash), each prepared once; see {@link prepared}. */
-  private readonly ownQueries = new Map<string, Database.Statement>();
+  /** The engine's own queries about its database (schema version, bounds, row counts, the table hash). */
+  private readonly own: OwnQueries;
   /** The `mysql_*` functions, defined on this connection as statements first name them. */
   private readonly functions: LazyMysqlFunctions;
   private lastChanges = 0;
@@ -129,6 +126,7 @@ export class SqliteEngine {
     this.database = options.databaseName ?? 'dbbench';
     this.knownStatements = new KnownStatements(options.knownStatements ?? DEFAULT_KNOWN_STATEMENTS);
     this.db = options.image ? new Database(options.image) : new Database(':memory:');
+    this.own = new OwnQueries(this.db);
     this.limitStorage(options.maxDatabaseBytes ?? DEFAULT_MAX_DATABASE_BYTES);
     if (options.state) {
       for (const [name, value] of options.state.variables) this.variables.set(name, value);
@@ -191,30 +189,8 @@ export class SqliteEngine {
     this.catalogCache = { version: this.schemaVersion(), catalog: loadedTableCatalog(this.database, name, columns) };
   }
 
-  /** `PRAGMA schema_version`: every statement reads it. */
   private schemaVersion(): number {
-    return this.prepared('PRAGMA schema_version', (stmt) => stmt.pluck(), (stmt) => stmt.get() as number);
-  }
-
-  /**
-   * Runs one of the engine's own queries through a statement prepared once per engine (a prepare costs
-   * more than these reads, and some run after every write). If the cached statement fails (its table was
-   * dropped or altered since), it is dropped and the query runs as a fresh prepare, so a failure surfaces
-   * exactly as it would without the cache.
-   */
-  private prepared<T>(sql: string, shape: (stmt: Database.Statement) => Database.Statement, run: (stmt: Database.Statement) => T): T {
-    const cached = this.ownQueries.get(sql);
-    if (cached) {
-      try {
-        return run(cached);
-      } catch {
-        this.ownQueries.delete(sql);
-      }
-    }
-    const stmt = shape(this.db.prepare(sql));
-    const result = run(stmt);
-    this.ownQueries.set(sql, stmt);
-    return result;
+    return this.own.schemaVersion();
   }
 
   private catalog(): Catalog {
@@ -253,7 +229,7 @@ export class SqliteEngine {
    * statement is `'not-bounded'`: the values a bounded statement computes grow with the cells it reads.
    */
   executeBounded(sql: string, budgetMs: number): SqlOutcome | 'not-bounded' {
-    this.outgrown ??= !this.tableWithinBounds();
+    this.outgrown ??= !this.own.tableWithinBounds(this.table);
     if (this.outgrown) return 'not-bounded';
     this.tickMask = BOUNDED_TICK_MASK;
     let wrote = false;
@@ -265,7 +241,7 @@ export class SqliteEngine {
       const outcome = this.attempt(sql, budgetMs, admit);
       if (outcome.kind === 'timeout') return 'not-bounded';
       // A write may have grown the table past what bounded statements may read here: later ones go elsewhere.
-      if (wrote && !this.tableWithinBounds()) this.outgrown = true;
+      if (wrote && !this.own.tableWithinBounds(this.table)) this.outgrown = true;
       return outcome;
     } catch (error) {
       if (error instanceof NotBounded) return 'not-bounded';
@@ -327,7 +303,7 @@ export class SqliteEngine {
     }
     const statement = parsed.statement;
     const catalog = this.catalog();
-    const introspected = answerIntrospection(statement, catalog, (name) => this.rowCount(name));
+    const introspected = answerIntrospection(statement, catalog, (name) => this.own.rowCount(name));
     if (introspected) return introspected;
     if (statement.kind === 'set-variables') {
       for (const a of statement.assignments) {
@@ -351,7 +327,7 @@ export class SqliteEngine {
         null,
         null,
         null,
-        { type: 'int', value: String(catalog.tables.has(name) ? this.rowCount(name) : 1) },
+        { type: 'int', value: String(catalog.tables.has(name) ? this.own.rowCount(name) : 1) },
         { type: 'float', value: 100 },
         null,
       ]);
@@ -422,57 +398,12 @@ export class SqliteEngine {
     }
   }
 
-  /** Whether the task table has at most BOUNDED_MAX_ROWS rows and no cell longer than BOUNDED_MAX_CELL_BYTES. */
-  private tableWithinBounds(): boolean {
-    const { name, columns } = this.table;
-    if (columns.length === 0) return true;
-    const lengths = columns.map((c) => `coalesce(length(CAST(${quoteIdent(c)} AS BLOB)), 0)`);
-    const widest = lengths.length === 1 ? lengths[0]! : `max(${lengths.join(', ')})`;
-    try {
-      const [rows, cell] = this.prepared(
-        `SELECT count(*), coalesce(max(${widest}), 0) FROM ${quoteIdent(name)}`,
-        (stmt) => stmt.raw(true),
-        (stmt) => stmt.get() as [number, number],
-      );
-      return rows <= BOUNDED_MAX_ROWS && cell <= BOUNDED_MAX_CELL_BYTES;
-    } catch {
-      return false;
-    }
-  }
-
-  private rowCount(name: string): number {
-    try {
-      return Number(this.prepared(`SELECT count(*) FROM ${quoteIdent(name)}`, (stmt) => stmt.pluck(), (stmt) => stmt.get()));
-    } catch {
-      return 0;
-    }
-  }
-
   /**
-   * The FC table hash of the task table over its original columns, or null when it is empty. If the table
-   * or one of those columns no longer exists, MySQL's hash query fails; the error text is returned then,
-   * which (as in FC) never matches a stored hash.
+   * The FC table hash of the task table over its original columns, or null when it is empty (the error
+   * text when the table or one of those columns no longer exists; see {@link OwnQueries.tableHash}).
    */
   tableHash(): string | null {
-    const { name, columns } = this.table;
-    let rows: SqliteValue[][];
-    try {
-      rows = this.prepared(
-        `SELECT ${columns.map(quoteIdent).join(', ')} FROM ${quoteIdent(name)}`,
-        (stmt) => stmt.raw(true).safeIntegers(true),
-        (stmt) => stmt.all() as SqliteValue[][],
-      );
-    } catch (error) {
-      return error instanceof Error ? mapSqliteError(error.message, '', this.database).message : String(error);
-    }
-    const cells = rows.map((row) =>
-      row.map((v): HashCell => {
-        if (v === null || typeof v === 'string') return v;
-        if (typeof v === 'number' || typeof v === 'bigint') return mysqlNumberText(v);
-        return v.toString('latin1');
-      }),
-    );
-    return combineTableHashes([mysqlTableHash(cells)]);
+    return this.own.tableHash(this.table, this.database);
   }
 
   /** The whole database as bytes, to rebuild it elsewhere (`options.image`). */
@@ -487,7 +418,7 @@ export class SqliteEngine {
 
   /** A token that changes whenever rows or the schema change; lets a caller notice that a statement modified the database. */
   changeMark(): string {
-    return `${String(this.prepared('SELECT total_changes()', (stmt) => stmt.pluck(), (stmt) => stmt.get()))}/${String(this.schemaVersion())}`;
+    return this.own.changeMark();
   }
 
   close(): void {
