@@ -311,6 +311,31 @@ export function registerGroupConcat(db: Database.Database, registry: Map<string,
 
 /** Registers every `mysql_*` function on a connection (or on a recorder of definitions). */
 export function registerMysqlFunctions(db: FunctionTarget, ctx: FunctionContext): void {
+  registerSharedMysqlFunctions(db);
+  registerContextMysqlFunctions(db, ctx);
+}
+
+/** The names of the functions that read their connection's {@link FunctionContext}. */
+export const CONTEXT_FUNCTION_NAMES = ['mysql_database', 'mysql_tick', 'mysql_connection_id', 'mysql_row_count', 'mysql_found_rows'] as const;
+
+/** The functions that read the connection's context (its database name, id, row counts, the statement's tick). */
+export function registerContextMysqlFunctions(db: FunctionTarget, ctx: FunctionContext): void {
+  const options = (deterministic: boolean) => ({ varargs: true, deterministic, safeIntegers: true });
+  db.function('mysql_database', options(true), () => ctx.database);
+  db.function('mysql_tick', options(false), (..._columns: unknown[]) => {
+    ctx.tick();
+    return 1n;
+  });
+  db.function('mysql_connection_id', options(true), intResult(() => ctx.connectionId) as (...a: unknown[]) => unknown);
+  db.function('mysql_row_count', options(false), intResult(() => ctx.rowCount()) as (...a: unknown[]) => unknown);
+  db.function('mysql_found_rows', options(false), intResult(() => ctx.foundRows()) as (...a: unknown[]) => unknown);
+}
+
+/**
+ * Every other `mysql_*` function: none of them reads its connection, so one set of definitions can serve
+ * every connection (see `lazy-functions.ts`).
+ */
+export function registerSharedMysqlFunctions(db: FunctionTarget): void {
   const scalars: Record<string, Fn> = {
     mysql_cmp: (a, b, bin) => udf.cmp(a ?? null, b ?? null, bin),
     mysql_nullsafe_eq: (a, b, bin) => udf.nullSafeEq(a ?? null, b ?? null, bin),
@@ -435,13 +460,8 @@ export function registerMysqlFunctions(db: FunctionTarget, ctx: FunctionContext)
     mysql_date_format: (x, f) => udf.dateFormatValue(x ?? null, f ?? null),
     mysql_date_add: (x, n, unit, sign) => udf.dateAdd(x ?? null, n ?? null, unit ?? 'DAY', sign ?? 1n),
     mysql_from_unixtime: (x) => udf.fromUnixTime(x ?? null),
-    mysql_database: () => ctx.database,
     mysql_version: () => MYSQL_VERSION,
     mysql_user: () => 'root@localhost',
-    mysql_tick: (..._columns) => {
-      ctx.tick();
-      return 1n;
-    },
   };
   const integers: Record<string, Fn> = {
     mysql_length: (x) => udf.length(x ?? null),
@@ -479,12 +499,9 @@ export function registerMysqlFunctions(db: FunctionTarget, ctx: FunctionContext)
     mysql_timestampdiff: (u, a, b) => udf.tsDiff(u ?? null, a ?? null, b ?? null),
     mysql_unix_timestamp: (x) => udf.unixTimestamp(x),
     mysql_extract: (u, x) => udf.datePart(String(u), x ?? null),
-    mysql_connection_id: () => ctx.connectionId,
     mysql_zero: () => 0,
-    mysql_row_count: () => ctx.rowCount(),
-    mysql_found_rows: () => ctx.foundRows(),
   };
-  const nonDeterministic = new Set(['mysql_tick', 'mysql_rand', 'mysql_now', 'mysql_curdate', 'mysql_curtime', 'mysql_unix_timestamp', 'mysql_row_count', 'mysql_found_rows']);
+  const nonDeterministic = new Set(['mysql_rand', 'mysql_now', 'mysql_curdate', 'mysql_curtime', 'mysql_unix_timestamp']);
   for (const [name, fn] of Object.entries(scalars)) {
     db.function(name, { varargs: true, deterministic: !nonDeterministic.has(name), safeIntegers: true }, fn as (...a: unknown[]) => unknown);
   }
