@@ -315,9 +315,6 @@ export function registerMysqlFunctions(db: FunctionTarget, ctx: FunctionContext)
   registerContextMysqlFunctions(db, ctx);
 }
 
-/** The names of the functions that read their connection's {@link FunctionContext}. */
-export const CONTEXT_FUNCTION_NAMES = ['mysql_database', 'mysql_tick', 'mysql_connection_id', 'mysql_row_count', 'mysql_found_rows'] as const;
-
 /** The functions that read the connection's context (its database name, id, row counts, the statement's tick). */
 export function registerContextMysqlFunctions(db: FunctionTarget, ctx: FunctionContext): void {
   const options = (deterministic: boolean) => ({ varargs: true, deterministic, safeIntegers: true });

@@ -2,8 +2,11 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
 import { SqliteEngine } from '../sqlite-engine.js';
-import { CONTEXT_FUNCTION_NAMES, registerMysqlFunctions, type FunctionContext } from './functions.js';
+import { registerMysqlFunctions, type FunctionContext } from './functions.js';
 import { LazyMysqlFunctions } from './lazy-functions.js';
+
+/** The functions that read their connection's context (`registerContextMysqlFunctions`). */
+const CONTEXT_FUNCTION_NAMES = ['mysql_database', 'mysql_tick', 'mysql_connection_id', 'mysql_row_count', 'mysql_found_rows'];
 
 const CTX: FunctionContext = { database: 'dbbench', connectionId: 8, rowCount: () => 0, foundRows: () => 0, tick: () => undefined };
 
