@@ -346,13 +346,24 @@ describe('createOpenAICompatibleModel: retries', () => {
 
   it.each([
     ['a host name that does not resolve', 'http://no-such-host.invalid/v1', /ENOTFOUND/],
-    ['a port fetch refuses to use', 'http://127.0.0.1:6000/v1', /bad port/],
   ])('does not retry %s', async (_name, url, detail) => {
     const { model, sleeps } = modelFor(url, { retry: { maxAttempts: 5 } });
     const error = (await model.complete({ messages: USER }).catch((e: unknown) => e)) as ModelCallError;
     expect(error).toMatchObject({ failure: 'network', retryable: false });
     expect(error.message).toMatch(detail);
     expect(sleeps).toEqual([]);
+  });
+
+  it('does not follow a redirect: it names the new address, once, without retrying', async () => {
+    const s = await start([{ kind: 'http_error', status: 301, headers: { location: 'https://models.example/v1/chat/completions' }, body: '' }, { kind: 'text', content: 'unused' }]);
+    const { model, sleeps } = modelFor(s.url);
+    const error = (await model.complete({ messages: USER }).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toMatchObject({ status: 301, failure: 'http_status', retryable: false });
+    expect(error.message).toBe(
+      `HTTP 301 from ${s.url}/chat/completions (model 'fake-model'): redirected to https://models.example/v1/chat/completions; give that address as the base URL (redirects are not followed)`,
+    );
+    expect(sleeps).toEqual([]);
+    expect(chatBodies(s)).toHaveLength(1);
   });
 
   it('does not retry and stops at once when the caller aborts', async () => {

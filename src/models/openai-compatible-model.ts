@@ -1,24 +1,17 @@
 /**
  * The ChatModel adapter for OpenAI-compatible chat servers (vLLM, SGLang, llama.cpp `llama-server`, Ollama's
- * `/v1`, hosted APIs), over the `openai` client's non-streaming `chat.completions.create`. The client's own
- * retries are off; {@link retryWithBackoff} does them, so every failure is classified the same way. Bodies
- * are read through {@link createCappedFetch} and turns cut by {@link applyResponseLimits}, so no server can
- * send more than the caps allow.
+ * `/v1`, hosted APIs): non-streaming `POST <baseURL>/chat/completions` and `GET <baseURL>/models`, sent by
+ * {@link HttpExchange} (keep-alive `node:http`; see there why not the `openai` client, whose request types
+ * the wire format still uses). {@link retryWithBackoff} does the retries, so every failure is classified
+ * the same way. Bodies are read under `max_body_bytes` and turns cut by {@link applyResponseLimits}, so no
+ * server can send more than the caps allow.
  */
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
-import type { ClientOptions } from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-
 import { ConfigError } from '../episode/index.js';
 import { trimEndOf } from '../python/text-scan.js';
 import { ModelCallError, isModelCallError } from './chat-model.js';
 import type { ChatModel, ChatRequest, ChatResponse, ModelFailureKind } from './chat-model.js';
-import { createCappedFetch, withBodyFailure, type BodyFailure } from './response-body.js';
+import { CappedBody, HttpExchange, type HttpExchangeResult } from './http-exchange.js';
+import { ERROR_BODY_BYTES, errorBodyMessage, okBodyJson } from './response-body.js';
 import { applyResponseLimits, resolveResponseLimits, type ResponseLimits } from './response-limits.js';
 import { isRetryableStatus, parseRetryAfter, resolveRetryPolicy, retryWithBackoff } from './retry.js';
 import type { RetryEvent, RetryPolicy } from './retry.js';
@@ -77,6 +70,8 @@ export interface OpenAICompatibleModel extends ChatModel {
   /** Model ids from `GET <baseURL>/models`. Throws ModelCallError like `complete`. */
   listModels(signal?: AbortSignal): Promise<string[]>;
   warmUp(): Promise<boolean>;
+  /** Closes the idle keep-alive connections (they never keep the process alive). */
+  close(): Promise<void>;
 }
 
 export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
@@ -105,24 +100,18 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const retryPolicy = resolveRetryPolicy(settings.retry);
   const limits = resolveResponseLimits(settings.limits);
 
-  const client = new OpenAI({
-    baseURL,
-    apiKey: resolveApiKey(settings),
-    // Nothing implicit from the environment: no organization/project headers, no admin key.
-    organization: null,
-    project: null,
-    adminAPIKey: null,
-    webhookSecret: null,
-    maxRetries: 0,
-    timeout: timeoutMs,
-  });
-  /**
-   * The one client every call uses: its fetch reads bodies under the cap and leaves a failed read in the
-   * failure slot the call passes in its fetch options (one slot per attempt).
-   */
-  const capped = client.withOptions({ fetch: createCappedFetch({ maxBodyBytes: limits.maxBodyBytes }) });
+  const exchange = new HttpExchange();
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    authorization: `Bearer ${resolveApiKey(settings)}`,
+    'user-agent': 'harness-r1',
+  };
+  const caps = { okBodyBytes: limits.maxBodyBytes, errorBodyBytes: Math.min(limits.maxBodyBytes, ERROR_BODY_BYTES) };
 
   const context: CallContext = { baseURL, model: settings.model, timeoutMs, now: retryPolicy.now };
+  const chatTarget = new URL(chatURL);
+  const modelsURL = `${baseURL}/models`;
 
   return {
     label: settings.label ?? `openai:${baseURL}#${settings.model}`,
@@ -132,18 +121,17 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     async complete(request: ChatRequest): Promise<ChatResponse> {
       const body = buildBody(settings, request);
       const started = performance.now();
+      const text = JSON.stringify(body);
       const completion = await retryWithBackoff(
         async () => {
-          // The client's own timeout stops at the response headers; this one also covers a stalled body.
+          // One timer per attempt covers the connection, the headers and the body.
           const attempt = attemptSignal(timeoutMs, request.signal);
-          const failure: BodyFailure = {};
           try {
-            return (await capped.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0, fetchOptions: slotOptions(failure) })) as unknown;
+            const result = await exchange.send(chatTarget, { method: 'POST', headers, body: text, signal: attempt.signal, ...caps });
+            return answerOf(result, context, chatURL, limits.maxBodyBytes);
           } catch (error) {
-            if (failure.error) throw failure.error;
-            if (error instanceof SyntaxError && failure.unparsed) throw failure.unparsed(error);
             if (attempt.timedOut() && !request.signal?.aborted) throw timeoutError(context, chatURL, error);
-            throw toModelCallError(error, context, chatURL);
+            throw toModelCallError(error, context, chatURL, request.signal);
           } finally {
             attempt.done();
           }
@@ -155,18 +143,61 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       return hits.length === 0 ? response : { ...response, message, limits: hits };
     },
 
-    warmUp: () => warmUpClient(client, settings, limits, reasoningField),
+    warmUp: () => warmUpClient(settings, limits, reasoningField),
 
     async listModels(signal?: AbortSignal): Promise<string[]> {
-      const failure: BodyFailure = {};
+      const attempt = attemptSignal(timeoutMs, signal);
+      let page: unknown;
       try {
-        const page = await capped.models.list({ signal: signal ?? null, timeout: timeoutMs, maxRetries: 0, fetchOptions: slotOptions(failure) });
-        return page.data.map((entry) => entry.id);
+        const result = await exchange.send(new URL(modelsURL), { method: 'GET', headers, signal: attempt.signal, ...caps });
+        page = answerOf(result, context, modelsURL, limits.maxBodyBytes);
       } catch (error) {
-        throw failure.error ?? (error instanceof SyntaxError && failure.unparsed ? failure.unparsed(error) : toModelCallError(error, context, `${baseURL}/models`));
+        if (attempt.timedOut() && !signal?.aborted) throw timeoutError(context, modelsURL, error);
+        throw toModelCallError(error, context, modelsURL, signal);
+      } finally {
+        attempt.done();
       }
+      const data = isRecord(page) ? page.data : undefined;
+      if (!Array.isArray(data)) {
+        throw new ModelCallError({ message: `Malformed response from ${modelsURL}: no 'data' list of models. Got: ${snippet(page)}`, failure: 'malformed_response' });
+      }
+      return data.flatMap((entry) => (isRecord(entry) && typeof entry.id === 'string' ? [entry.id] : []));
     },
+
+    close: async () => exchange.close(),
   };
+}
+
+/**
+ * A finished exchange as the server's JSON answer, or the ModelCallError that says what went wrong: a status
+ * other than 2xx (with the server's message, Retry-After and x-should-retry), a body over the cap, cut short
+ * or not JSON.
+ */
+function answerOf(result: HttpExchangeResult, context: CallContext, url: string, maxBodyBytes: number): unknown {
+  if (result.status >= 200 && result.status < 300) return okBodyJson(result, url, maxBodyBytes);
+  const { status, headers } = result;
+  const { serverMessage } = errorBodyMessage(result);
+  const location = status >= 300 && status < 400 ? headerOf(headers, 'location') : undefined;
+  const said = serverMessage ?? (location === undefined ? 'no error message in the response body' : `redirected to ${location}; give that address as the base URL (redirects are not followed)`);
+  return throwing(
+    new ModelCallError({
+      message: `HTTP ${status} from ${url} (model '${context.model}'): ${said}`,
+      status,
+      retryable: isRetryableStatus(status) && headerOf(headers, 'x-should-retry') !== 'false',
+      failure: 'http_status',
+      serverMessage,
+      retryAfterMs: parseRetryAfter({ 'retry-after': headerOf(headers, 'retry-after'), 'retry-after-ms': headerOf(headers, 'retry-after-ms') }, context.now()),
+    }),
+  );
+}
+
+function headerOf(headers: HttpExchangeResult['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function throwing(error: Error): never {
+  throw error;
 }
 
 /** The request of the warm-up: the parts a real turn has (system, user, assistant tool call, tool reply, a tool). */
@@ -188,36 +219,22 @@ const WARM_UP_REPLY = JSON.stringify({
 });
 
 /**
- * One call through the client's whole path (body, headers, the capped fetch and its body read, the client's
- * parse, ours, the response caps) answered by a fetch that returns a canned reply, so nothing reaches the
- * server. In a fresh process this loads Node's fetch implementation and compiles the path: about 20–30 ms
- * that the first wave of a batch otherwise spends while its episodes wait for the first one's request.
+ * One call's path on this side of the wire (the body and its text, the capped body read, the JSON parse,
+ * the completion's parse, the response caps) on a canned reply, so nothing reaches the server. In a fresh
+ * process this compiles the path before a batch's first wave, whose episodes otherwise wait for it.
  */
-async function warmUpClient(client: OpenAI, settings: OpenAICompatibleModelOptions, limits: ResponseLimits, reasoningField: ReasoningField): Promise<boolean> {
+async function warmUpClient(settings: OpenAICompatibleModelOptions, limits: ResponseLimits, reasoningField: ReasoningField): Promise<boolean> {
   try {
-    const canned: typeof fetch = () => Promise.resolve(new Response(WARM_UP_REPLY, { status: 200, headers: { 'content-type': 'application/json' } }));
-    const offline = client.withOptions({ fetch: createCappedFetch({ maxBodyBytes: limits.maxBodyBytes, fetch: canned }) });
-    const attempt = attemptSignal(DEFAULT_TIMEOUT_MS, undefined);
-    const failure: BodyFailure = {};
-    let completion: unknown;
-    try {
-      completion = await offline.chat.completions.create(buildBody(settings, WARM_UP_REQUEST), { signal: attempt.signal, maxRetries: 0, fetchOptions: slotOptions(failure) });
-    } finally {
-      attempt.done();
-    }
+    const text = JSON.stringify(buildBody(settings, WARM_UP_REQUEST));
+    const body = new CappedBody(limits.maxBodyBytes);
+    body.push(Buffer.from(WARM_UP_REPLY));
+    const result: HttpExchangeResult = { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' }, bytes: body.bytes(), total: body.total, over: body.over };
+    const completion = okBodyJson(result, 'warm-up', limits.maxBodyBytes);
     const { message } = applyResponseLimits(parseCompletion(completion, reasoningField, 0, 'warm-up').message, limits);
-    // Node's own fetch up to its transport, on a URL that needs none.
-    const local = await fetch('data:application/json,%7B%7D');
-    await local.text();
-    return message.content === 'warm-up' && message.toolCalls.length === 1 && message.toolCalls[0]!.name === 'warm_up';
+    return text.length > 0 && message.content === 'warm-up' && message.toolCalls.length === 1 && message.toolCalls[0]!.name === 'warm_up';
   } catch {
     return false;
   }
-}
-
-/** A call's fetch options carrying its failure slot, typed as the client takes them. */
-function slotOptions(failure: BodyFailure): NonNullable<ClientOptions['fetchOptions']> {
-  return withBodyFailure(failure) as NonNullable<ClientOptions['fetchOptions']>;
 }
 
 function validateOptions(options: OpenAICompatibleModelOptions): OpenAICompatibleModelOptions {
@@ -263,7 +280,7 @@ function resolveApiKey(options: OpenAICompatibleModelOptions): string {
   return DUMMY_API_KEY;
 }
 
-function buildBody(options: OpenAICompatibleModelOptions, request: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+function buildBody(options: OpenAICompatibleModelOptions, request: ChatRequest): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: options.model,
     messages: request.messages.map(toWireMessage),
@@ -285,8 +302,7 @@ function buildBody(options: OpenAICompatibleModelOptions, request: ChatRequest):
     body.add_generation_prompt = false;
   }
   Object.assign(body, options.extraBody);
-  // Unknown fields (chat_template_kwargs, ...) are passed through by the client at runtime.
-  return body as unknown as ChatCompletionCreateParamsNonStreaming;
+  return body;
 }
 
 /**
@@ -351,44 +367,25 @@ interface CallContext {
   now: () => number;
 }
 
-/** Classifies anything the client threw into a ModelCallError whose message says what happened. */
-function toModelCallError(error: unknown, context: CallContext, url: string): ModelCallError {
+/** Classifies anything a call threw (a transport error, an abort, a ModelCallError) into a ModelCallError saying what happened. */
+function toModelCallError(error: unknown, context: CallContext, url: string, signal: AbortSignal | undefined): ModelCallError {
   if (isModelCallError(error)) return error;
-  if (error instanceof APIUserAbortError) {
+  if (signal?.aborted) {
     return new ModelCallError({ message: `Request to ${url} was aborted by the caller.`, failure: 'aborted', cause: error });
   }
-  if (error instanceof APIConnectionTimeoutError) return timeoutError(context, url, error);
-  if (error instanceof APIConnectionError) {
-    const { failure, code } = classifyTransportError(error);
-    const inner = innermostMessage(error);
-    const detail = code === undefined || inner.includes(code) ? inner : `${inner}, ${code}`;
-    const permanent = isPermanentTransportError(code, inner);
-    const explanation: Record<Exclude<ModelFailureKind, 'http_status' | 'malformed_response' | 'response_too_large' | 'aborted'>, string> = {
-      connection_refused: `Cannot connect to ${context.baseURL}: connection refused (${detail}). Is the server running on that host and port?`,
-      connection_lost: `Connection to ${url} was closed before a response arrived (${detail}).`,
-      timeout: `Timed out connecting to ${url} (${detail}).`,
-      network: `Network error calling ${url}: ${detail}.`,
-    };
-    const message = permanent ? `${explanation[failure]} Not retried: this error does not go away by waiting.` : explanation[failure];
-    return new ModelCallError({ message, failure, retryable: !permanent, cause: error });
-  }
-  if (error instanceof APIError && typeof error.status === 'number') {
-    const status = error.status;
-    const serverMessage = isRecord(error.error) && typeof error.error.message === 'string' ? error.error.message : undefined;
-    const retryAfterMs = parseRetryAfter(error.headers, context.now());
-    const suppressed = error.headers?.get('x-should-retry') === 'false';
-    return new ModelCallError({
-      message: `HTTP ${status} from ${url} (model '${context.model}'): ${serverMessage ?? 'no error message in the response body'}`,
-      status,
-      retryable: isRetryableStatus(status) && !suppressed,
-      failure: 'http_status',
-      serverMessage,
-      retryAfterMs,
-      cause: error,
-    });
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ModelCallError({ message: `Calling ${url} failed: ${message}`, failure: 'network', cause: error });
+  if (!(error instanceof Error)) return new ModelCallError({ message: `Calling ${url} failed: ${String(error)}`, failure: 'network', cause: error });
+  const { failure, code } = classifyTransportError(error);
+  const inner = innermostMessage(error);
+  const detail = code === undefined || inner.includes(code) ? inner : `${inner}, ${code}`;
+  const permanent = isPermanentTransportError(code);
+  const explanation: Record<Exclude<ModelFailureKind, 'http_status' | 'malformed_response' | 'response_too_large' | 'aborted'>, string> = {
+    connection_refused: `Cannot connect to ${context.baseURL}: connection refused (${detail}). Is the server running on that host and port?`,
+    connection_lost: `Connection to ${url} was closed before a response arrived (${detail}).`,
+    timeout: `Timed out connecting to ${url} (${detail}).`,
+    network: `Network error calling ${url}: ${detail}.`,
+  };
+  const message = permanent ? `${explanation[failure]} Not retried: this error does not go away by waiting.` : explanation[failure];
+  return new ModelCallError({ message, failure, retryable: !permanent, cause: error });
 }
 
 function timeoutError(context: CallContext, url: string, cause: unknown): ModelCallError {
@@ -408,11 +405,11 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_
 const UNKNOWN_HOST_CODES = new Set(['ENOTFOUND']);
 
 /**
- * Transport failures that a retry cannot change: nothing listens at the address, the host name does not
- * exist, or the port is one fetch refuses to use ("bad port"). They fail at once instead of being retried.
+ * Transport failures that a retry cannot change: nothing listens at the address, or the host name does not
+ * exist. They fail at once instead of being retried.
  */
-function isPermanentTransportError(code: string | undefined, innermost: string): boolean {
-  return (code !== undefined && (REFUSED_CODES.has(code) || UNKNOWN_HOST_CODES.has(code))) || /^bad port$/i.test(innermost.trim());
+function isPermanentTransportError(code: string | undefined): boolean {
+  return code !== undefined && (REFUSED_CODES.has(code) || UNKNOWN_HOST_CODES.has(code));
 }
 
 function classifyTransportError(error: Error): { failure: 'connection_refused' | 'connection_lost' | 'timeout' | 'network'; code: string | undefined } {

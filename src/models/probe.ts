@@ -115,7 +115,7 @@ export interface ProbeReport {
   requestedAttempts: number;
 }
 
-/** A transport failure that no later attempt can change (refused connection, unknown host, bad port). */
+/** A transport failure that no later attempt can change (refused connection, unknown host). */
 function isPermanentTransportFailure(error: ModelCallError): boolean {
   return (error.failure === 'connection_refused' || error.failure === 'network') && !error.retryable;
 }

@@ -6,7 +6,7 @@ import { scripted, startFakeOpenAIServer } from './fake-openai-server.js';
 import type { FakeOpenAIServer, FakeResponse } from './fake-openai-server.js';
 import { createOpenAICompatibleModel } from './openai-compatible-model.js';
 import type { OpenAICompatibleModelOptions } from './openai-compatible-model.js';
-import { ERROR_BODY_BYTES, createCappedFetch, withBodyFailure, type BodyFailure } from './response-body.js';
+import { ERROR_BODY_BYTES } from './response-body.js';
 import { DEFAULT_RESPONSE_LIMITS } from './response-limits.js';
 import type { RetryEvent } from './retry.js';
 
@@ -143,38 +143,5 @@ describe('truncated and unparseable bodies are retried', () => {
     const { model, events } = modelFor(s.url);
     expect((await model.complete({ messages: USER })).message.content).toBe('fine');
     expect(events[0]!.error.message).toContain('First bytes: (empty body)');
-  });
-});
-
-describe('one capped fetch serving many calls', () => {
-  it('leaves each failure in the slot its call named, and hands the inner fetch the init without it', async () => {
-    const seen: (RequestInit | undefined)[] = [];
-    const inner = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      seen.push(init);
-      return new Response(String(input).endsWith('/big') ? 'x'.repeat(100) : '{"ok":true}', { status: 200 });
-    };
-    const capped = createCappedFetch({ maxBodyBytes: 50, fetch: inner as typeof fetch });
-    const big: BodyFailure = {};
-    const small: BodyFailure = {};
-    const [bigResult, smallResult] = await Promise.allSettled([
-      capped('http://x/big', { method: 'POST', ...withBodyFailure(big) }),
-      capped('http://x/small', { method: 'POST', ...withBodyFailure(small) }),
-    ]);
-    expect(bigResult.status).toBe('rejected');
-    expect(big.error?.failure).toBe('response_too_large');
-    expect(smallResult.status).toBe('fulfilled');
-    expect(small.error).toBeUndefined();
-    expect(typeof small.unparsed).toBe('function');
-    expect(big.unparsed).toBeUndefined();
-    expect(seen).toEqual([{ method: 'POST' }, { method: 'POST' }]);
-    expect(seen.map((init) => Object.getOwnPropertySymbols(init))).toEqual([[], []]);
-  });
-
-  it('sends a call that names no slot with its init untouched', async () => {
-    const seen: (RequestInit | undefined)[] = [];
-    const init: RequestInit = { method: 'GET' };
-    const capped = createCappedFetch({ maxBodyBytes: 50, fetch: (async (_input: unknown, given?: RequestInit) => (seen.push(given), new Response('{}'))) as typeof fetch });
-    await capped('http://x/', init);
-    expect(seen[0]).toBe(init);
   });
 });

@@ -52,11 +52,11 @@ describe('demo progress without a terminal', () => {
   });
 });
 
-describe('probe against a port where nothing can listen', () => {
-  it('exits 1 naming the network error, and says it is not retried', async () => {
+describe('probe against a port where nothing listens', () => {
+  it('exits 1 naming the refused connection, and says it is not retried', async () => {
     const r = await runCli(['probe', '--model', 'openai:http://127.0.0.1:9/v1#some-model']);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout + r.stderr).toMatch(/Network error calling http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: bad port\. Not retried/);
+    expect(r.stdout + r.stderr).toMatch(/Cannot connect to http:\/\/127\.0\.0\.1:9\/v1: connection refused \(connect ECONNREFUSED 127\.0\.0\.1:9\)\. Is the server running on that host and port\? Not retried/);
   });
 });
 
