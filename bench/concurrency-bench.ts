@@ -5,6 +5,9 @@
  * - efficiency at concurrency C with L ms of model latency per turn: the critical-path bound over the
  *   measured wall time. The bound is max(total model time / C, the longest episode's model time): no
  *   schedule can finish sooner, so 1.0 means the runtime adds nothing that delays episodes;
+ *   The measured model time also holds the model client's own work and the time a reply waits for this
+ *   thread; the line also gives the median model turn and the wall time against the bound from the
+ *   nominal latency (turns × latency), where those count as the runtime's;
  * - per-step overhead: an episode's wall time minus its model time, over its model turns (p50 and p99
  *   over the episodes that made at least one model turn), at concurrency 8;
  * - peak RSS: this process, and the largest sum over it and its child processes sampled during the run
@@ -87,6 +90,15 @@ export interface ConcurrencyFigures {
   wallMs: number;
   boundMs: number;
   efficiency: number;
+  /**
+   * The bound from the nominal latency instead of the measured model time: max(turns × latency / C, the
+   * longest episode's turns × latency). The measured model time also holds the client's own work and the
+   * time a reply waits for this thread, which are the runtime's, not the model's; over this bound they count.
+   */
+  nominalBoundMs: number;
+  nominalEfficiency: number;
+  /** The median of every model turn's measured time (the simulated target waits `latencyMs` of it). */
+  modelTurnP50Ms: number;
   /** Episodes that ended before their first model turn: in `episodes`, not in the per-step figures. */
   withoutTurns: number;
   stepOverheadP50Ms: number;
@@ -154,6 +166,9 @@ export async function measureConcurrency(
   rmSync(dir, { recursive: true, force: true });
   const model = timings.map((t) => t.modelMs.reduce((a, b) => a + b, 0));
   const boundMs = Math.max(model.reduce((a, b) => a + b, 0) / options.concurrency, ...model);
+  const turns = timings.map((t) => t.modelMs.length);
+  const nominalBoundMs = Math.max((turns.reduce((a, b) => a + b, 0) * options.latencyMs) / options.concurrency, ...turns.map((n) => n * options.latencyMs));
+  const turnTimes = timings.flatMap((t) => t.modelMs).sort((a, b) => a - b);
   // An episode that ended before its first model turn (dev #5: its task table cannot be built, an env_error) has
   // no steps, so it has no per-step overhead; counting its whole time as one step made it the dev split's p99.
   const episodes = timings.flatMap((t, i) => (t.modelMs.length === 0 ? [] : [{ task: t.index, turns: t.modelMs.length, stepOverheadMs: (t.totalMs - model[i]!) / t.modelMs.length }]));
@@ -162,7 +177,7 @@ export async function measureConcurrency(
   return {
     bench, split, concurrency: options.concurrency, latencyMs: options.latencyMs, episodes: timings.length, wallMs, boundMs,
     withoutTurns: timings.length - perStep.length,
-    efficiency: boundMs / wallMs, stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99), worst,
+    efficiency: boundMs / wallMs, nominalBoundMs, nominalEfficiency: nominalBoundMs / wallMs, modelTurnP50Ms: percentile(turnTimes, 50), stepOverheadP50Ms: percentile(perStep, 50), stepOverheadP99Ms: percentile(perStep, 99), worst,
     peakTreeRssMb: peakTree / 2 ** 20, sim: options.simProcess ? 'own process' : 'in-process',
     ...(bench === 'dbbench' ? { sqlite: options.sqliteInline ? 'inline' : 'default' } : {}), load1: loadavg()[0]!,
   };
@@ -214,7 +229,8 @@ if (isMain) {
       console.log(`${r.bench}: ${r.episodes} episodes (${r.split}) at concurrency ${r.concurrency}, ${r.latencyMs} ms/turn: wall ${r.wallMs.toFixed(0)} ms, ` +
         `bound ${r.boundMs.toFixed(0)} ms, efficiency ${r.efficiency.toFixed(2)}; step overhead p50 ${r.stepOverheadP50Ms.toFixed(2)} ms p99 ${r.stepOverheadP99Ms.toFixed(2)} ms` +
         `${r.withoutTurns > 0 ? ` (over ${r.episodes - r.withoutTurns} episodes; ${r.withoutTurns} ended before a model turn)` : ''}; ` +
-        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; sim ${r.sim}${r.sqlite ? `; sqlite ${r.sqlite}` : ''}; load ${r.load1.toFixed(2)}`);
+        `peak tree RSS ${r.peakTreeRssMb.toFixed(0)} MB; sim ${r.sim}${r.sqlite ? `; sqlite ${r.sqlite}` : ''}; load ${r.load1.toFixed(2)}; ` +
+        `model turn median ${r.modelTurnP50Ms.toFixed(1)} ms (nominal ${r.latencyMs}), over the nominal bound ${r.nominalBoundMs.toFixed(0)} ms: ${r.nominalEfficiency.toFixed(2)}`);
       if (showWorst) console.log(`  worst episodes (task: turns, ms per step): ${r.worst.map((w) => `#${w.task}: ${w.turns}, ${w.stepOverheadMs.toFixed(2)}`).join('; ')}`);
     }
     console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
