@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type net from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -104,6 +105,23 @@ describe('HttpExchange', () => {
     controller.abort(new Error('stopped before'));
     await expect(exchange.send(new URL(url), { method: 'GET', headers: {}, signal: controller.signal, ...CAPS })).rejects.toThrow('stopped before');
     expect(connections()).toBe(0);
+  });
+});
+
+describe('okBodyJson', () => {
+  it('refuses a compressed body with a message naming its encoding, without retrying it', async () => {
+    server = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        response.end(gzipSync('{"ok":true}'));
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`);
+    exchange = new HttpExchange();
+    const result = await exchange.send(url, { method: 'GET', headers: {}, signal: new AbortController().signal, ...CAPS });
+    expect(() => okBodyJson(result, url.href, 50)).toThrow(expect.objectContaining({ failure: 'malformed_response', retryable: false, message: expect.stringContaining('content-encoding: gzip') }));
   });
 });
 

@@ -430,6 +430,12 @@ describe('createOpenAICompatibleModel: API key and settings', () => {
     expect(s.requests.map((r) => r.headers.authorization)).toEqual(['Bearer sk-default', 'Bearer EMPTY']);
   });
 
+  it('asks for an uncompressed body: it reads and caps the bytes as they arrive', async () => {
+    const s = await start([{ kind: 'text', content: 'a' }]);
+    await modelFor(s.url).model.complete({ messages: USER });
+    expect(s.requests[0]?.headers['accept-encoding']).toBe('identity');
+  });
+
   it('sends no organization or project headers taken from the process environment', async () => {
     const s = await start([{ kind: 'text', content: 'a' }]);
     await modelFor(s.url).model.complete({ messages: USER });

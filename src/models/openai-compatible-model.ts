@@ -107,6 +107,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
+    // Bodies are read and capped as they arrive: asked uncompressed (a compressed one is refused by okBodyJson).
+    'accept-encoding': 'identity',
     authorization: `Bearer ${resolveApiKey(settings)}`,
     'user-agent': 'harness-r1',
   };

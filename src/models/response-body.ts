@@ -37,6 +37,14 @@ export function okBodyJson(result: HttpExchangeResult, url: string, maxBodyBytes
       cause: result.error,
     });
   }
+  const encoding = String(result.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== '') {
+    throw new ModelCallError({
+      message: `Malformed response from ${url} (HTTP ${result.status}): the body is compressed (content-encoding: ${encoding}) although the request asked for none (accept-encoding: identity); the server or a proxy in front of it must send it uncompressed.`,
+      status: result.status,
+      failure: 'malformed_response',
+    });
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
