@@ -3,11 +3,12 @@
  * keep-alive connections. The OpenAI-compatible adapter sends every call through here.
  *
  * Why not the `openai` client over Node's `fetch`: measured on the two-core machine this project runs on
- * (a canned server in another process, a 3.5 KB request), that path took 1.1–2.3 ms of this thread's CPU
- * per call back to back and about 5 ms after a 200 ms idle gap, against 0.4–0.6 ms and 1.6–1.8 ms here; at
- * 64 concurrent episodes the client's own work added 45–67 ms to every 200 ms model turn
- * (`bench/model-client-bench.ts`). The part of the client this adapter used (a POST, a JSON body, the status
- * and two headers) is what is left here; the classification of failures stays in the adapter.
+ * (`bench/model-client-bench.ts`: a canned server in another process, a 3.5 KB request), that path took
+ * 2.8 ms of this process's CPU per call back to back and 3.0 ms after a 200 ms idle gap, against 0.7 and
+ * 1.3 ms here (a bare POST: 0.5 and 1.2 ms); at 64 concurrent episodes its work, and the replies waiting
+ * behind it, added 5–23 ms to the median 200 ms model turn. The part of the client this adapter used (a
+ * request, a JSON body, the status and a few headers) is what is left here; the classification of
+ * failures stays in the adapter.
  */
 import http from 'node:http';
 import https from 'node:https';
