@@ -115,8 +115,24 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const caps = { okBodyBytes: limits.maxBodyBytes, errorBodyBytes: Math.min(limits.maxBodyBytes, ERROR_BODY_BYTES) };
 
   const context: CallContext = { baseURL, model: settings.model, timeoutMs, now: retryPolicy.now };
-  const chatTarget = new URL(chatURL);
   const modelsURL = `${baseURL}/models`;
+  // Each endpoint parsed once; messages name it as configured.
+  const chatTarget = { url: new URL(chatURL), name: chatURL };
+  const modelsTarget = { url: new URL(modelsURL), name: modelsURL };
+
+  /** One attempt: its own timer covers the connection, the headers and the body; any failure becomes a ModelCallError. */
+  const send = async (target: { url: URL; name: string }, method: 'GET' | 'POST', body: string | undefined, signal: AbortSignal | undefined): Promise<unknown> => {
+    const attempt = attemptSignal(timeoutMs, signal);
+    try {
+      const result = await exchange.send(target.url, { method, headers, ...(body === undefined ? {} : { body }), signal: attempt.signal, ...caps });
+      return answerOf(result, context, target.name, limits.maxBodyBytes);
+    } catch (error) {
+      if (attempt.timedOut() && !signal?.aborted) throw timeoutError(context, target.name, error);
+      throw toModelCallError(error, context, target.name, signal);
+    } finally {
+      attempt.done();
+    }
+  };
 
   return {
     label: settings.label ?? `openai:${baseURL}#${settings.model}`,
@@ -129,17 +145,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       const text = JSON.stringify(body);
       const completion = await retryWithBackoff(
         async () => {
-          // One timer per attempt covers the connection, the headers and the body.
-          const attempt = attemptSignal(timeoutMs, request.signal);
-          try {
-            const result = await exchange.send(chatTarget, { method: 'POST', headers, body: text, signal: attempt.signal, ...caps });
-            return answerOf(result, context, chatURL, limits.maxBodyBytes);
-          } catch (error) {
-            if (attempt.timedOut() && !request.signal?.aborted) throw timeoutError(context, chatURL, error);
-            throw toModelCallError(error, context, chatURL, request.signal);
-          } finally {
-            attempt.done();
-          }
+          return send(chatTarget, 'POST', text, request.signal);
         },
         { policy: retryPolicy, signal: request.signal, onRetry: settings.onRetry },
       );
@@ -151,17 +157,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     warmUp: () => warmUpClient(settings, headers, limits, reasoningField),
 
     async listModels(signal?: AbortSignal): Promise<string[]> {
-      const attempt = attemptSignal(timeoutMs, signal);
-      let page: unknown;
-      try {
-        const result = await exchange.send(new URL(modelsURL), { method: 'GET', headers, signal: attempt.signal, ...caps });
-        page = answerOf(result, context, modelsURL, limits.maxBodyBytes);
-      } catch (error) {
-        if (attempt.timedOut() && !signal?.aborted) throw timeoutError(context, modelsURL, error);
-        throw toModelCallError(error, context, modelsURL, signal);
-      } finally {
-        attempt.done();
-      }
+      const page = await send(modelsTarget, 'GET', undefined, signal);
       const data = isRecord(page) ? page.data : undefined;
       if (!Array.isArray(data)) {
         throw new ModelCallError({ message: `Malformed response from ${modelsURL}: no 'data' list of models. Got: ${snippet(page)}`, failure: 'malformed_response' });
@@ -184,25 +180,19 @@ function answerOf(result: HttpExchangeResult, context: CallContext, url: string,
   const { serverMessage } = errorBodyMessage(result);
   const location = status >= 300 && status < 400 ? headerOf(headers, 'location') : undefined;
   const said = serverMessage ?? (location === undefined ? 'no error message in the response body' : `redirected to ${location}; give that address as the base URL (redirects are not followed)`);
-  return throwing(
-    new ModelCallError({
-      message: `HTTP ${status} from ${url} (model '${context.model}'): ${said}`,
-      status,
-      retryable: isRetryableStatus(status) && headerOf(headers, 'x-should-retry') !== 'false',
-      failure: 'http_status',
-      serverMessage,
-      retryAfterMs: parseRetryAfter({ 'retry-after': headerOf(headers, 'retry-after'), 'retry-after-ms': headerOf(headers, 'retry-after-ms') }, context.now()),
-    }),
-  );
+  throw new ModelCallError({
+    message: `HTTP ${status} from ${url} (model '${context.model}'): ${said}`,
+    status,
+    retryable: isRetryableStatus(status) && headerOf(headers, 'x-should-retry') !== 'false',
+    failure: 'http_status',
+    serverMessage,
+    retryAfterMs: parseRetryAfter({ 'retry-after': headerOf(headers, 'retry-after'), 'retry-after-ms': headerOf(headers, 'retry-after-ms') }, context.now()),
+  });
 }
 
 function headerOf(headers: HttpExchangeResult['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function throwing(error: Error): never {
-  throw error;
 }
 
 /** The request of the warm-up: the parts a real turn has (system, user, assistant tool call, tool reply, a tool). */
